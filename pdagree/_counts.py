@@ -1,0 +1,69 @@
+"""The counting layer: integer codes become count tensors with ``np.bincount``.
+
+Every function here takes the flat per-annotation code arrays of the encoding layer and
+returns dense count arrays whose size depends on the number of items, raters, groups and
+categories only (never on their products with one another beyond what the tensor holds).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._typing import FloatArray, IntArray
+
+__all__ = ["item_counts", "pair_confusions", "rater_counts"]
+
+
+def item_counts(item: IntArray, code: IntArray, weight: FloatArray, n_items: int, n_categories: int) -> FloatArray:
+    """n_ik: how many ratings item ``i`` received in category ``k``, shape (n_items, K)."""
+    key = item * n_categories + code
+    counts = np.bincount(key, weights=weight, minlength=n_items * n_categories)
+    return counts.reshape(n_items, n_categories)
+
+
+def rater_counts(
+    group_of_item: IntArray,
+    item: IntArray,
+    rater: IntArray,
+    code: IntArray,
+    n_groups: int,
+    n_raters: int,
+    n_categories: int,
+) -> FloatArray:
+    """n_gck: how many items rater ``c`` put in category ``k`` within group ``g``, (G, R, K)."""
+    key = (group_of_item[item] * n_raters + rater) * n_categories + code
+    counts = np.bincount(key, minlength=n_groups * n_raters * n_categories)
+    return counts.reshape(n_groups, n_raters, n_categories).astype(np.float64)
+
+
+def pair_confusions(
+    group_of_item: IntArray,
+    item: IntArray,
+    rater: IntArray,
+    code: IntArray,
+    n_items: int,
+    n_groups: int,
+    n_raters: int,
+    n_categories: int,
+) -> FloatArray:
+    """Confusion tables of every rater pair within every group, shape (G, R, R, K, K).
+
+    Entry ``[g, a, b, k, l]`` counts the items of group ``g`` that rater ``a`` put in ``k``
+    and rater ``b`` in ``l``. Computed as the sparse product X^T X of the one-hot
+    annotation matrix X (items x group·rater·category), so the work grows with the number
+    of co-rated annotation pairs and no (items, K, K) temporary is made.
+    """
+    width = n_raters * n_categories
+    column = group_of_item[item] * width + rater * n_categories + code
+    x = sp.csr_matrix(
+        (np.ones(len(item)), (item, column)), shape=(n_items, n_groups * width)
+    )
+    product = (x.T @ x).tocoo()
+    g_a, rest_a = np.divmod(product.row, width)
+    a, k = np.divmod(rest_a, n_categories)
+    b, l_ = np.divmod(product.col % width, n_categories)
+    key = (((g_a * n_raters + a) * n_raters + b) * n_categories + k) * n_categories + l_
+    size = n_groups * n_raters * n_raters * n_categories * n_categories
+    out = np.bincount(key, weights=product.data, minlength=size)
+    return out.reshape(n_groups, n_raters, n_raters, n_categories, n_categories)

@@ -1,0 +1,162 @@
+"""Kernels of the kappa family: observed agreement and the chance models.
+
+Symbols (Artstein & Poesio 2005; Gwet 2014): ``n_ik`` ratings of item ``i`` in category
+``k``; ``r_i = sum_k n_ik``; ``w_kl`` agreement weights (identity for nominal data); ``n_gk``
+ratings rater ``g`` gave in category ``k``. Every coefficient is
+``(A_o - A_e) / (1 - A_e)`` (:func:`chance_corrected`); the functions here compute ``A_o`` and
+the various ``A_e``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._typing import FloatArray, IntArray
+from ._segment import segment_sum
+
+__all__ = [
+    "bennett_expected",
+    "chance_corrected",
+    "conger_expected",
+    "fleiss_expected",
+    "item_agreement",
+    "observed_components",
+    "pair_components",
+    "rater_proportions",
+]
+
+
+def chance_corrected(observed: FloatArray, expected: FloatArray) -> FloatArray:
+    """``(A_o - A_e) / (1 - A_e)``, nan where ``A_e = 1`` (the coefficient is undefined).
+
+    >>> import numpy as np
+    >>> chance_corrected(np.array([0.7, 1.0]), np.array([0.545, 1.0]))
+    array([0.34065934,        nan])
+    """
+    observed = np.asarray(observed, dtype=np.float64)
+    expected = np.asarray(expected, dtype=np.float64)
+    denominator = 1.0 - expected
+    undefined = np.isclose(denominator, 0.0, rtol=0.0, atol=1e-12) | np.isnan(denominator)
+    safe = np.where(undefined, 1.0, denominator)
+    return np.where(undefined, np.nan, (observed - expected) / safe)
+
+
+def item_agreement(nik: FloatArray, weights: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Per-item rating count ``r_i`` and pairwise agreement ``a_i``.
+
+    ``a_i = sum_k n_ik (sum_l w_kl n_il - 1) / (r_i (r_i - 1))``: the weighted proportion of
+    agreeing ordered pairs of ratings (Artstein & Poesio's agr_i); nan where ``r_i < 2``.
+    """
+    r = nik.sum(axis=-1)
+    pairs = r * (r - 1.0)
+    agreeing = (nik * (nik @ weights.T - 1.0)).sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        a = np.where(r >= 2, agreeing / np.where(r >= 2, pairs, 1.0), np.nan)
+    return r, a
+
+
+def observed_components(
+    nik: FloatArray, weights: FloatArray, group: IntArray, n_groups: int
+) -> tuple[FloatArray, FloatArray]:
+    """``A_o`` per group, the mean of ``a_i`` over items with ``r_i >= 2``, and their number."""
+    r, a = item_agreement(nik, weights)
+    pairable = r >= 2
+    n_pairable = np.bincount(group, weights=pairable.astype(np.float64), minlength=n_groups)
+    total = np.bincount(group, weights=np.where(pairable, a, 0.0), minlength=n_groups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        observed = total / n_pairable
+    return observed, n_pairable
+
+
+def fleiss_expected(
+    nik: FloatArray, weights: FloatArray, group: IntArray, n_groups: int
+) -> tuple[FloatArray, FloatArray]:
+    """Fleiss' (multi-pi) ``A_e = sum_kl w_kl pi_k pi_l`` and ``pi`` per group.
+
+    ``pi_k`` is the mean over items with at least one rating of ``n_ik / r_i`` (Gwet's
+    generalisation to incomplete designs; for complete designs it is the pooled proportion
+    ``P(k)`` of Artstein & Poesio).
+    """
+    r = nik.sum(axis=-1)
+    rated = r >= 1
+    share = np.where(rated[:, None], nik / np.where(rated, r, 1.0)[:, None], 0.0)
+    n_rated = np.bincount(group, weights=rated.astype(np.float64), minlength=n_groups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pi = segment_sum(share, group, n_groups) / n_rated[:, None]
+    expected = np.einsum("gk,kl,gl->g", pi, weights, pi)
+    return expected, pi
+
+
+def rater_proportions(nck: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Each rater's category proportions ``p_gk = n_gk / n_g`` and whether it rated at all.
+
+    Shapes: ``nck`` (G, R, K) -> proportions (G, R, K) (zeros for raters without ratings in a
+    group) and ``active`` (G, R).
+    """
+    n_g = nck.sum(axis=-1)
+    active = n_g > 0
+    p = nck / np.where(active, n_g, 1.0)[..., None]
+    return p, active
+
+
+def conger_expected(nck: FloatArray, weights: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Conger's (Artstein & Poesio's multi-kappa) ``A_e`` per group.
+
+    ``A_e = sum_kl w_kl (pbar_k pbar_l - s2_kl / c)`` where ``pbar`` is the mean over the ``c``
+    raters with ratings in the group of ``p_gk`` and ``s2_kl`` their sample covariance: the mean
+    over rater pairs of ``sum_kl w_kl P(k|c_m) P(l|c_n)`` (Artstein & Poesio 2005, section 13.4).
+
+    Returns ``A_e`` (G,), ``pbar`` (G, K) and the number of active raters (G,).
+    """
+    p, active = rater_proportions(nck)
+    c = active.sum(axis=-1).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pbar = p.sum(axis=1) / c[:, None]
+        # sum_{m != n} P(k|m) P(l|n) / (c (c - 1)) = (c^2 pbar pbar' - sum_m P P') / (c (c - 1))
+        outer_sum = np.einsum("grk,grl->gkl", p, p)
+        mean_pairs = (c[:, None, None] ** 2 * np.einsum("gk,gl->gkl", pbar, pbar) - outer_sum) / (
+            c * (c - 1.0)
+        )[:, None, None]
+    expected = np.einsum("gkl,kl->g", mean_pairs, weights)
+    expected = np.where(c >= 2, expected, np.nan)
+    return expected, pbar, c
+
+
+def bennett_expected(weights: FloatArray) -> float:
+    """Bennett's S (Brennan-Prediger) chance agreement ``sum_kl w_kl / K^2`` over the declared
+    categories."""
+    k = weights.shape[0]
+    return float(weights.sum() / (k * k))
+
+
+def pair_components(
+    confusion: FloatArray, nck: FloatArray, weights: FloatArray, pooled: bool
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Two-rater ``A_o`` and ``A_e`` for every rater pair, shapes (G, R, R).
+
+    ``A_o`` is the weighted proportion of agreement over the items both raters rated (from the
+    pair's confusion table). ``A_e`` uses each rater's category proportions over all the
+    items it rated: Cohen's ``sum_kl w_kl p_ak p_bl`` (Conger's ``A_e`` for two raters) or,
+    with ``pooled``, Scott's ``sum_kl w_kl pi_k pi_l`` with ``pi`` as in
+    :func:`fleiss_expected` over the items either rater rated. Also returns the number of
+    items both rated.
+    """
+    n_common = confusion.sum(axis=(-2, -1))
+    agree = np.einsum("gabkl,kl->gab", confusion, weights)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        observed = agree / n_common
+    if pooled:
+        # Fleiss' pi restricted to the pair: the mean over items rated by either rater of
+        # n_ik / r_i. Items both rated give half of each rating; items one rated give all.
+        rows = confusion.sum(axis=-1)
+        cols = confusion.sum(axis=-2)
+        n_a = nck.sum(axis=-1)
+        share = (rows + cols) / 2.0 + (nck[:, :, None, :] - rows) + (nck[:, None, :, :] - cols)
+        n_either = n_a[:, :, None] + n_a[:, None, :] - n_common
+        with np.errstate(invalid="ignore", divide="ignore"):
+            pi = share / n_either[..., None]
+        expected = np.einsum("gabk,kl,gabl->gab", pi, weights, pi)
+    else:
+        p, _ = rater_proportions(nck)
+        expected = np.einsum("gak,kl,gbl->gab", p, weights, p)
+    return observed, expected, n_common

@@ -1,0 +1,40 @@
+"""Warning categories and a helper that points warnings at the caller's line."""
+
+from __future__ import annotations
+
+import inspect
+import os
+import warnings
+
+__all__ = ["PdagreeWarning", "UndefinedStatisticWarning", "warn"]
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+class PdagreeWarning(UserWarning):
+    """Base class of every warning pdagree emits."""
+
+
+class UndefinedStatisticWarning(PdagreeWarning, RuntimeWarning):
+    """A statistic is undefined on the data given (for example A_e = 1); its value is nan."""
+
+
+def _stack_level() -> int:
+    """The stacklevel that points at the first frame outside the pdagree package."""
+    frame = inspect.currentframe()
+    level = 0
+    try:
+        while frame is not None:
+            filename = os.path.abspath(frame.f_code.co_filename)
+            if not filename.startswith(_PACKAGE_DIR + os.sep):
+                break
+            frame = frame.f_back
+            level += 1
+    finally:
+        del frame
+    return max(level, 1)
+
+
+def warn(message: str, category: type[Warning] = UndefinedStatisticWarning) -> None:
+    """Emit ``message`` so that it points at the user's line, not at pdagree's internals."""
+    warnings.warn(message, category, stacklevel=_stack_level())

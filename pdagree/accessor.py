@@ -1,0 +1,85 @@
+"""The ``DataFrame.agree`` accessor.
+
+``df.agree(...)`` encodes the frame and returns a :class:`~pdagree.ratings.Ratings`;
+``df.agree.<method>()`` is shorthand for ``df.agree().<method>()`` on a wide frame. The accessor
+stores the frame and nothing else (pandas may rebuild it on every attribute access).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import pandas as pd
+
+from ._encode import Layout
+from .ratings import Ratings
+
+__all__ = ["AgreeAccessor"]
+
+
+@pd.api.extensions.register_dataframe_accessor("agree")
+class AgreeAccessor:
+    """Inter-annotator agreement on this frame.
+
+    Call it to describe the layout, or use a method directly on a wide frame:
+
+    >>> import pandas as pd
+    >>> import pdagree
+    >>> wide = pd.DataFrame({"ann1": ["a", "b", "b"], "ann2": ["a", "b", "a"]})
+    >>> round(float(wide.agree.observed()), 4)
+    0.6667
+    >>> long = wide.reset_index().melt(id_vars="index", var_name="coder", value_name="tag")
+    >>> round(float(long.agree(item="index", rater="coder", label="tag").observed()), 4)
+    0.6667
+
+    Parameters (of the call)
+    ------------------------
+    item, rater, label : column names, optional
+        Give all three for a long frame (one row per annotation).
+    raters : list of column names, optional
+        Wide frames: the rater columns (default: every column not in ``by``).
+    categories : list, optional
+        The categories and their order; declares unused categories too. An ordered
+        Categorical's own order takes precedence.
+    by : column name or list of them, optional
+        Compute every group in one pass; results get one row per group.
+    layout : {"wide", "long", "counts"}, optional
+        ``"counts"`` reads an items x categories table of counts (Fleiss' table).
+    """
+
+    __slots__ = ("_df",)
+
+    def __init__(self, df: pd.DataFrame) -> None:
+        self._df = df
+
+    def __call__(
+        self,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        raters: Sequence[Hashable] | None = None,
+        categories: Sequence[Hashable] | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        layout: Layout | None = None,
+    ) -> Ratings:
+        return Ratings.from_frame(
+            self._df,
+            item=item,
+            rater=rater,
+            label=label,
+            raters=raters,
+            categories=categories,
+            by=by,
+            layout=layout,
+        )
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_") or not hasattr(Ratings, name):
+            raise AttributeError(f"'agree' accessor has no attribute {name!r}")
+        return getattr(Ratings.from_frame(self._df), name)  # type: ignore[no-any-return]
+
+    def __dir__(self) -> list[str]:
+        public = [n for n in dir(Ratings) if not n.startswith("_")]
+        return sorted({*object.__dir__(self), *public})

@@ -1,0 +1,674 @@
+"""`Ratings`: encoded ratings with cached count tensors and every agreement method."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from functools import cached_property
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from . import _counts
+from ._encode import Encoded, Layout, encode
+from ._kernels import agreement as K
+from ._kernels._segment import segment_sum
+from ._typing import FloatArray
+from ._warnings import warn
+from .results import Coefficient, result_frame
+
+__all__ = ["Ratings"]
+
+Result = Coefficient | pd.DataFrame
+
+
+class Ratings:
+    """Ratings of items by raters, encoded once, ready for any number of analyses.
+
+    Build it with ``df.agree(...)`` (see :mod:`pdagree.accessor`); keep it to run several
+    methods on the same data without encoding and counting again. It is immutable, and the
+    frame it came from is never modified.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdagree
+    >>> df = pd.DataFrame({"ann1": ["a", "a", "b", "b"], "ann2": ["a", "b", "b", "b"]})
+    >>> ratings = df.agree()
+    >>> ratings
+    Ratings(wide: 4 items, 2 raters, 2 categories ['a', 'b'])
+    >>> round(float(ratings.cohen()), 4)
+    0.5
+    """
+
+    __slots__ = ("__dict__", "_enc")
+
+    def __init__(self, encoded: Encoded) -> None:
+        self._enc = encoded
+
+    @classmethod
+    def from_frame(
+        cls,
+        df: pd.DataFrame,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        raters: Sequence[Hashable] | None = None,
+        categories: Sequence[Hashable] | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        layout: Layout | None = None,
+    ) -> Ratings:
+        """Encode ``df`` (wide, long or counts layout); see :func:`pdagree.accessor`."""
+        return cls(
+            encode(
+                df,
+                item=item,
+                rater=rater,
+                label=label,
+                raters=raters,
+                categories=categories,
+                by=by,
+                layout=layout,
+            )
+        )
+
+    # ------------------------------------------------------------------ description
+
+    @property
+    def layout(self) -> Layout:
+        return self._enc.layout
+
+    @property
+    def items(self) -> pd.Index:
+        """Item labels."""
+        return self._enc.items
+
+    @property
+    def raters(self) -> pd.Index | None:
+        """Rater labels (``None`` for a counts table)."""
+        return self._enc.raters
+
+    @property
+    def categories(self) -> pd.Index:
+        """The categories, in order."""
+        return self._enc.categories
+
+    @property
+    def n_items(self) -> int:
+        return self._enc.n_items
+
+    @property
+    def n_raters(self) -> int:
+        return self._enc.n_raters
+
+    @property
+    def n_categories(self) -> int:
+        return self._enc.n_categories
+
+    @property
+    def groups(self) -> pd.Index | None:
+        """The ``by=`` group keys, or ``None``."""
+        return self._enc.groups
+
+    def __repr__(self) -> str:
+        enc = self._enc
+        cats = list(enc.categories[:6]) + (["..."] if enc.n_categories > 6 else [])
+        raters = "" if enc.raters is None else f", {enc.n_raters} raters"
+        groups = "" if enc.groups is None else f", {enc.n_groups} groups by {list(enc.by)}"
+        return (
+            f"Ratings({enc.layout}: {enc.n_items} items{raters}, {enc.n_categories} "
+            f"categories {cats}{groups})"
+        )
+
+    # ------------------------------------------------------------------ count tensors
+
+    @cached_property
+    def _nik(self) -> FloatArray:
+        enc = self._enc
+        return _counts.item_counts(enc.item, enc.code, enc.weight, enc.n_items, enc.n_categories)
+
+    @cached_property
+    def _nck(self) -> FloatArray:
+        enc = self._require_raters("this")
+        if enc.rater is None:  # pragma: no cover - guarded by _require_raters
+            raise ValueError("no raters")
+        return _counts.rater_counts(
+            enc.group, enc.item, enc.rater, enc.code, enc.n_groups, enc.n_raters, enc.n_categories
+        )
+
+    @cached_property
+    def _confusions(self) -> FloatArray:
+        enc = self._enc
+        if enc.rater is None:  # pragma: no cover - callers check first
+            raise ValueError("no raters")
+        return _counts.pair_confusions(
+            enc.group,
+            enc.item,
+            enc.rater,
+            enc.code,
+            enc.n_items,
+            enc.n_groups,
+            enc.n_raters,
+            enc.n_categories,
+        )
+
+    @cached_property
+    def _identity(self) -> FloatArray:
+        return np.eye(self._enc.n_categories)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _require_raters(self, method: str) -> Encoded:
+        enc = self._enc
+        if enc.raters is None:
+            raise ValueError(
+                f"`{method}()` needs to know which rater gave each rating, and a counts table "
+                "does not record it. Use a wide frame (one column per rater) or a long frame "
+                "(`item=`, `rater=`, `label=`)."
+            )
+        return enc
+
+    def _require_two_raters(self, method: str, alternatives: str) -> None:
+        enc = self._require_raters(method)
+        if enc.n_raters != 2:
+            raise ValueError(
+                f"`{method}()` is defined for exactly two raters; got {enc.n_raters} "
+                f"({list(enc.raters[:6]) if enc.raters is not None else []}). For more raters "
+                f"use {alternatives}, or select two with `raters=[...]`."
+            )
+
+    @cached_property
+    def _observed(self) -> tuple[FloatArray, FloatArray]:
+        enc = self._enc
+        return K.observed_components(self._nik, self._identity, enc.group, enc.n_groups)
+
+    @cached_property
+    def _active_raters(self) -> FloatArray:
+        """Raters with a rating, per group (for a counts table: the most ratings of an item)."""
+        enc = self._enc
+        if enc.raters is None:
+            return _group_max(self._nik.sum(axis=1), enc.group, enc.n_groups)
+        return (self._nck.sum(axis=-1) > 0).sum(axis=-1).astype(np.float64)
+
+    def _finish(
+        self,
+        name: str,
+        observed: FloatArray,
+        expected: FloatArray,
+        *,
+        value: FloatArray | None = None,
+        n_items: FloatArray | None = None,
+        extra: dict[str, FloatArray] | None = None,
+        result_cls: type[Coefficient] = Coefficient,
+        **members: Any,
+    ) -> Result:
+        """Wrap per-group components as a Coefficient, or a DataFrame with ``by=``."""
+        enc = self._enc
+        if value is None:
+            value = K.chance_corrected(observed, expected)
+        if n_items is None:
+            n_items = self._observed[1]
+        n_raters = self._active_raters
+        self._warn_undefined(name, value, n_items, expected, n_raters)
+        extra = extra or {}
+        if enc.groups is None:
+            return result_cls(
+                float(value[0]),
+                name=name,
+                observed=float(observed[0]),
+                expected=float(expected[0]),
+                n_items=int(n_items[0]),
+                n_raters=int(n_raters[0]),
+                n_categories=enc.n_categories,
+                categories=tuple(enc.categories),
+                **{k: float(v[0]) for k, v in extra.items()},
+                **members,
+            )
+        columns: dict[str, Any] = {
+            "value": value,
+            "observed": observed,
+            "expected": expected,
+            "n_items": n_items.astype(np.int64),
+            "n_raters": n_raters.astype(np.int64),
+            "n_categories": enc.n_categories,
+            **extra,
+        }
+        return result_frame(enc.groups, columns, name)
+
+    def _warn_undefined(
+        self,
+        name: str,
+        value: FloatArray,
+        n_items: FloatArray,
+        expected: FloatArray,
+        n_raters: FloatArray,
+    ) -> None:
+        bad = np.isnan(value)
+        if not bad.any():
+            return
+        enc = self._enc
+        reasons = []
+        if (bad & (n_items == 0)).any():
+            reasons.append("no item has two or more ratings")
+        if (bad & (n_raters < 2) & (n_items > 0)).any():
+            reasons.append("fewer than two raters gave ratings")
+        if (bad & np.isclose(expected, 1.0) & (n_items > 0)).any():
+            reasons.append("the expected agreement A_e is 1 (all ratings fall in one category)")
+        why = "; ".join(reasons) or "its denominator is zero"
+        if enc.groups is None:
+            where = ""
+        else:
+            keys = list(enc.groups[bad][:5])
+            where = f" in {int(bad.sum())} of {enc.n_groups} groups (e.g. {keys})"
+        warn(f"`{name}` is undefined{where}: {why}; the value is nan.")
+
+    # ------------------------------------------------------------------ coefficients
+
+    def observed(self) -> Result:
+        """Observed agreement ``A_o``: the mean over items of pairwise agreement.
+
+        ``A_o = (1 / i) sum_i sum_k n_ik (n_ik - 1) / (r_i (r_i - 1))`` over the ``i`` items
+        with two or more ratings (Artstein & Poesio 2005, section 13.4; for two raters it is
+        the proportion of items they agree on, Fort 2011). The per-item values are in
+        :meth:`items`. The result's ``expected`` is 0, so ``value == observed``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdagree
+        >>> df = pd.DataFrame({"a": ["x", "x", "y"], "b": ["x", "y", "y"], "c": ["x", "x", "y"]})
+        >>> round(float(df.agree.observed()), 4)
+        0.5556
+        """
+        observed, _ = self._observed
+        return self._finish("observed", observed, np.zeros_like(observed))
+
+    def bennett(self) -> Result:
+        """Bennett, Alpert & Goldstein's S (Brennan & Prediger's coefficient).
+
+        Chance agreement is uniform over the declared categories: ``A_e = 1 / K``. Declaring
+        categories nobody used (``categories=[...]``) therefore raises S (Fort 2011).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdagree
+        >>> df = pd.DataFrame({"a": ["x", "x", "y", "y"], "b": ["x", "y", "y", "y"]})
+        >>> round(float(df.agree.bennett()), 4)
+        0.5
+        >>> round(float(df.agree(categories=["x", "y", "z"]).bennett()), 4)
+        0.625
+        """
+        observed, _ = self._observed
+        expected = np.full_like(observed, K.bennett_expected(self._identity))
+        return self._finish("bennett", observed, expected)
+
+    def fleiss(self) -> Result:
+        """Fleiss' kappa: Artstein & Poesio's multi-pi, for any number of raters.
+
+        ``A_o`` as in :meth:`observed`; ``A_e = sum_k pi_k^2`` with ``pi_k`` the mean over items
+        of ``n_ik / r_i``. Incomplete designs are allowed (Gwet's generalisation): items with
+        fewer than two ratings do not count towards ``A_o`` but their ratings count towards
+        ``pi``. For complete designs this is Fleiss (1971)'s kappa.
+
+        Examples
+        --------
+        >>> import pdagree
+        >>> round(float(pdagree.datasets.load("fleiss1971").agree.fleiss()), 3)
+        0.43
+        """
+        observed, _ = self._observed
+        enc = self._enc
+        expected, _ = K.fleiss_expected(self._nik, self._identity, enc.group, enc.n_groups)
+        return self._finish("fleiss", observed, expected)
+
+    def conger(self) -> Result:
+        """Conger's kappa: Artstein & Poesio's multi-kappa, for any number of raters.
+
+        ``A_e`` is the mean over rater pairs of ``sum_k P(k|c_m) P(k|c_n)`` with each rater's
+        own category proportions ``P(k|c) = n_ck / n_c`` (over the items that rater rated,
+        Gwet's generalisation to incomplete designs). For two raters it is Cohen's kappa.
+
+        Raises
+        ------
+        ValueError
+            On a counts table, which has no rater identity.
+        """
+        self._require_raters("conger")
+        observed, _ = self._observed
+        expected, _, _ = K.conger_expected(self._nck, self._identity)
+        return self._finish("conger", observed, expected)
+
+    def scott(self) -> Result:
+        """Scott's pi for two raters (:meth:`fleiss` restricted to exactly two raters).
+
+        Raises
+        ------
+        ValueError
+            With more than two raters (use :meth:`fleiss`).
+        """
+        self._require_two_raters("scott", "`fleiss()` (multi-pi)")
+        observed, _ = self._observed
+        enc = self._enc
+        expected, _ = K.fleiss_expected(self._nik, self._identity, enc.group, enc.n_groups)
+        return self._finish("scott", observed, expected)
+
+    def cohen(self) -> Result:
+        """Cohen's kappa for two raters (:meth:`conger` restricted to exactly two raters).
+
+        ``A_o`` is the proportion of agreement over the items both rated; ``A_e = sum_k
+        p_ak p_bk`` uses each rater's proportions over all items it rated.
+
+        Raises
+        ------
+        ValueError
+            With more than two raters (use :meth:`conger` or :meth:`light`).
+        """
+        self._require_two_raters("cohen", "`conger()` (multi-kappa), `light()` or `fleiss()`")
+        observed, _ = self._observed
+        expected, _, _ = K.conger_expected(self._nck, self._identity)
+        return self._finish("cohen", observed, expected)
+
+    def _pairs(self, pooled: bool) -> tuple[FloatArray, FloatArray, FloatArray]:
+        return K.pair_components(self._confusions, self._nck, self._identity, pooled)
+
+    def light(self) -> Result:
+        """Light's kappa: the mean of Cohen's kappa over every pair of raters.
+
+        Pairs with no item rated by both, or whose kappa is undefined, are left out of the
+        mean. The result's ``observed`` and ``expected`` are the means of the pairs' ``A_o`` and
+        ``A_e``; ``n_items`` counts items with two or more ratings.
+        """
+        self._require_raters("light")
+        observed, expected, n_common = self._pairs(pooled=False)
+        kappa = K.chance_corrected(observed, expected)
+        r = self._enc.n_raters
+        upper = np.triu(np.ones((r, r), dtype=bool), k=1)[None, :, :] & (n_common > 0)
+        usable = upper & ~np.isnan(kappa)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            n_pairs = usable.sum(axis=(1, 2))
+            value = np.where(usable, kappa, 0.0).sum(axis=(1, 2)) / n_pairs
+            mean_o = np.where(usable, observed, 0.0).sum(axis=(1, 2)) / n_pairs
+            mean_e = np.where(usable, expected, 0.0).sum(axis=(1, 2)) / n_pairs
+        return self._finish(
+            "light", mean_o, mean_e, value=value, extra={"n_pairs": n_pairs.astype(np.float64)}
+        )
+
+    def bias(self) -> Result:
+        """Artstein & Poesio's annotator bias ``B = A_e(pi) - A_e(kappa)``.
+
+        For a complete design ``B = sum_k sigma^2_k / (c - 1)``, where ``sigma^2_k`` is the
+        variance over the ``c`` raters of ``P(k|c)`` (Artstein & Poesio 2005, section 13.4): bias
+        shrinks in proportion to the number of raters less one.
+
+        Incomplete designs use the generalisations of :meth:`fleiss` and :meth:`conger`, so
+        that ``B = fleiss().expected - conger().expected`` always. Then
+        ``B = sum_k (pi_k^2 - pbar_k^2) + sum_k sigma^2_k / (c - 1)``, where ``pbar_k`` is the
+        mean of the raters' proportions; the first term (``marginal_gap``) is zero in a
+        complete design and small when raters rate similar numbers of items.
+
+        Returns
+        -------
+        Coefficient
+            ``B`` as a float with ``expected_pi``, ``expected_kappa``, ``marginal_gap``,
+            ``variances`` (Series over categories of ``sigma^2_k``), ``per_category``
+            (``sigma^2_k / (c - 1)``) and ``per_rater`` (DataFrame: each rater's category
+            proportions, its squared distance from the mean distribution
+            ``sum_k (P(k|c) - pbar_k)^2`` and its ``contribution``, that distance over
+            ``c (c - 1)``, which sums to the variance term of ``B``). ``observed`` is ``A_o``
+            and ``expected`` is ``A_e(pi)``. With ``by=``, a DataFrame with one row per group.
+
+        Examples
+        --------
+        >>> import pdagree
+        >>> b = pdagree.datasets.load("artstein_poesio2005").agree.bias()
+        >>> round(b.expected_pi, 3), round(b.expected_kappa, 3), round(float(b), 3)
+        (0.545, 0.54, 0.005)
+        """
+        enc = self._require_raters("bias")
+        observed, _ = self._observed
+        e_pi, pi = K.fleiss_expected(self._nik, self._identity, enc.group, enc.n_groups)
+        e_kappa, pbar, c = K.conger_expected(self._nck, self._identity)
+        p, active = K.rater_proportions(self._nck)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            dev = np.where(active[..., None], p - pbar[:, None, :], 0.0)
+            variances = (dev**2).sum(axis=1) / c[:, None]  # population variance over raters
+            per_category = variances / (c[:, None] - 1.0)
+            distance = (dev**2).sum(axis=-1)
+            contribution = distance / (c * (c - 1.0))[:, None]
+        gap = (pi**2).sum(axis=-1) - (pbar**2).sum(axis=-1)
+        value = e_pi - e_kappa
+        undefined = np.isnan(e_kappa) | np.isnan(e_pi)
+        value = np.where(undefined, np.nan, value)
+        cats = enc.categories
+        raters = enc.raters if enc.raters is not None else pd.Index([])
+        extra = {"expected_pi": e_pi, "expected_kappa": e_kappa, "marginal_gap": gap}
+        per_rater_cols = pd.MultiIndex.from_product([["proportion"], list(cats)])
+        if enc.groups is None:
+            per_rater = pd.DataFrame(p[0], index=raters, columns=per_rater_cols)
+            per_rater = per_rater[active[0]]
+            per_rater[("distance", "")] = distance[0][active[0]]
+            per_rater[("contribution", "")] = contribution[0][active[0]]
+            return self._finish(
+                "bias",
+                observed,
+                e_pi,
+                value=value,
+                extra=extra,
+                variances=pd.Series(variances[0], index=cats, name="variance"),
+                per_category=pd.Series(per_category[0], index=cats, name="bias"),
+                per_rater=per_rater,
+            )
+        return self._finish("bias", observed, e_pi, value=value, extra=extra)
+
+    # ------------------------------------------------------------------ breakdowns
+
+    def _item_index(self) -> pd.Index:
+        enc = self._enc
+        if enc.groups is None or enc.layout == "long":
+            return enc.items
+        keys = enc.groups[enc.group]
+        key_frame = keys.to_frame(index=False) if isinstance(keys, pd.MultiIndex) else pd.DataFrame(
+            {keys.name: keys}
+        )
+        item_name = enc.items.name if enc.items.name is not None else "item"
+        key_frame[item_name] = enc.items
+        return pd.MultiIndex.from_frame(key_frame)
+
+    def counts(self) -> pd.DataFrame:
+        """Items x categories: how many raters put each item in each category (``n_ik``).
+
+        This is Fleiss' table; ``df.agree(layout="counts")`` reads it back.
+        """
+        frame = pd.DataFrame(
+            self._nik.astype(np.int64), index=self._item_index(), columns=self.categories
+        )
+        frame.columns.name = "category"
+        return frame
+
+    def frequencies(self) -> pd.DataFrame:
+        """Raters x categories: each rater's counts and proportions per category.
+
+        Columns are a MultiIndex: (``"count"``, category) and (``"proportion"``, category), the
+        proportion being over the items that rater rated (Amidei et al. 2020, Table 1). With
+        ``by=``, rows are (group, rater) for raters active in the group.
+        """
+        enc = self._require_raters("frequencies")
+        nck = self._nck
+        p, active = K.rater_proportions(nck)
+        cols_count = pd.MultiIndex.from_product([["count"], list(enc.categories)])
+        cols_prop = pd.MultiIndex.from_product([["proportion"], list(enc.categories)])
+        raters = enc.raters if enc.raters is not None else pd.Index([])
+        if enc.groups is None:
+            index: pd.Index = raters
+            counts, props, keep = nck[0], p[0], active[0]
+        else:
+            index = _cross_index(enc.groups, raters)
+            counts = nck.reshape(-1, enc.n_categories)
+            props = p.reshape(-1, enc.n_categories)
+            keep = active.reshape(-1)
+        frame = pd.concat(
+            [
+                pd.DataFrame(counts.astype(np.int64), index=index, columns=cols_count),
+                pd.DataFrame(props, index=index, columns=cols_prop),
+            ],
+            axis=1,
+        )
+        return frame[keep]
+
+    def contingency(self, a: Hashable, b: Hashable) -> pd.DataFrame:
+        """The K x K table of rater ``a``'s labels (rows) against rater ``b``'s (columns).
+
+        Counts the items both rated. With ``by=``, rows are (group, category of ``a``).
+        """
+        enc = self._require_raters("contingency")
+        raters = enc.raters if enc.raters is not None else pd.Index([])
+        pos = []
+        for param, who in (("a", a), ("b", b)):
+            if who not in raters:
+                raise ValueError(
+                    f"`{param}` must be one of the raters {list(raters[:10])}; got {who!r}."
+                )
+            pos.append(raters.get_loc(who))
+        table = self._confusions[:, pos[0], pos[1]].astype(np.int64)
+        cats = pd.Index(enc.categories, name=a)
+        columns = pd.Index(enc.categories, name=b)
+        if enc.groups is None:
+            return pd.DataFrame(table[0], index=cats, columns=columns)
+        index = _cross_index(enc.groups, cats)
+        return pd.DataFrame(table.reshape(-1, enc.n_categories), index=index, columns=columns)
+
+    def pairwise(self, method: Literal["cohen", "scott", "observed", "n_items"] = "cohen") -> pd.DataFrame:
+        """Raters x raters: a two-rater coefficient for every pair.
+
+        ``method`` is ``"cohen"`` (the default), ``"scott"``, ``"observed"`` (proportion of
+        agreement over the items both rated) or ``"n_items"`` (how many items both rated).
+        Entries are nan where a pair shares no item or the coefficient is undefined (no
+        warning: the table is a breakdown). With ``by=``, rows are (group, rater).
+
+        Examples
+        --------
+        >>> import pdagree
+        >>> table = pdagree.datasets.load("artstein_poesio2005_four").agree.pairwise()
+        >>> round(table.loc["Alice", "Bill"], 3)
+        0.348
+        """
+        methods = ("cohen", "scott", "observed", "n_items")
+        if method not in methods:
+            raise ValueError(f"`method` must be one of {', '.join(map(repr, methods))}; got {method!r}.")
+        enc = self._require_raters("pairwise")
+        observed, expected, n_common = self._pairs(pooled=(method == "scott"))
+        if method == "n_items":
+            table = n_common
+        elif method == "observed":
+            table = observed
+        else:
+            table = K.chance_corrected(observed, expected)
+        table = np.where(n_common > 0, table, np.nan) if method != "n_items" else table
+        raters = enc.raters if enc.raters is not None else pd.Index([])
+        columns = pd.Index(raters)
+        if enc.groups is None:
+            return pd.DataFrame(table[0], index=raters, columns=columns)
+        return pd.DataFrame(
+            table.reshape(-1, enc.n_raters), index=_cross_index(enc.groups, raters), columns=columns
+        )
+
+    def per_category(self) -> pd.DataFrame:
+        """Per category: Fleiss' category-specific kappa, specific agreement and prevalence.
+
+        - ``kappa``: ``1 - sum_i n_ik (r_i - n_ik) / (r_i - 1) / (sum_i r_i pi_k (1 - pi_k))``
+          over items with two or more ratings (Fleiss 1971's kappa_j, with each item's pairs
+          scaled by ``r_i - 1`` so incomplete designs are allowed).
+        - ``specific_agreement``: of the rating pairs with at least one rating in ``k``, the
+          share with both in ``k``: ``sum_i n_ik (n_ik - 1) / sum_i n_ik (r_i - 1)``.
+        - ``proportion``: ``pi_k`` over the same items.
+
+        With ``by=``, rows are (group, category).
+        """
+        enc = self._enc
+        nik = self._nik
+        r = nik.sum(axis=1)
+        pairable = r >= 2
+        n = np.where(pairable[:, None], nik, 0.0)
+        rr = np.where(pairable, r, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            disagree = np.where(pairable[:, None], n * (rr[:, None] - n) / (rr - 1.0)[:, None], 0.0)
+            d = segment_sum(disagree, enc.group, enc.n_groups)
+            total = np.bincount(enc.group, weights=rr, minlength=enc.n_groups)
+            pi = segment_sum(n, enc.group, enc.n_groups) / total[:, None]
+            kappa = 1.0 - d / (total[:, None] * pi * (1.0 - pi))
+            same = segment_sum(n * (n - 1.0), enc.group, enc.n_groups)
+            either = segment_sum(n * (rr[:, None] - 1.0), enc.group, enc.n_groups)
+            specific = same / either
+        cats = enc.categories
+        data = {
+            "kappa": kappa.ravel(),
+            "specific_agreement": specific.ravel(),
+            "proportion": pi.ravel(),
+        }
+        index = cats if enc.groups is None else _cross_index(enc.groups, cats)
+        frame = pd.DataFrame(data, index=index)
+        return frame
+
+    def items(self) -> pd.DataFrame:
+        """Per item: the number of ratings ``n_ratings`` and the pairwise agreement ``agreement``
+        (nan for items with fewer than two ratings)."""
+        r, a = K.item_agreement(self._nik, self._identity)
+        return pd.DataFrame(
+            {"n_ratings": r.astype(np.int64), "agreement": a}, index=self._item_index()
+        )
+
+    def report(self) -> pd.DataFrame:
+        """Every coefficient that applies to these ratings, one row each.
+
+        Counts tables give observed agreement, Bennett's S and Fleiss' kappa; with rater
+        identity Conger's and Light's kappa and the annotator bias are added, and with exactly
+        two raters Scott's pi and Cohen's kappa. With ``by=``, the index is (group...,
+        coefficient).
+
+        Examples
+        --------
+        >>> import pdagree
+        >>> pdagree.datasets.load("fleiss1971").agree.report().round(3)  # doctest: +SKIP
+        """
+        methods: list[str] = ["observed", "bennett", "fleiss"]
+        if self._enc.raters is not None:
+            if self._enc.n_raters == 2:
+                methods += ["scott", "cohen"]
+            methods += ["conger", "light", "bias"]
+        frames = []
+        for method in methods:
+            result = getattr(self, method)()
+            if isinstance(result, Coefficient):
+                frames.append(result.to_frame()[_REPORT_COLUMNS])
+            else:
+                sub = result[_REPORT_COLUMNS].copy()
+                sub["coefficient"] = method
+                frames.append(sub.set_index("coefficient", append=True))
+        out = pd.concat(frames)
+        if self._enc.groups is not None:
+            out = out.sort_index(level=list(range(out.index.nlevels - 1)), sort_remaining=False)
+        return out
+
+
+_REPORT_COLUMNS = ["value", "observed", "expected", "n_items", "n_raters", "n_categories"]
+
+
+def _cross_index(outer: pd.Index, inner: pd.Index) -> pd.MultiIndex:
+    """All (outer..., inner) pairs, outer-major, keeping the level names."""
+    outer_frame = outer.to_frame(index=False) if isinstance(outer, pd.MultiIndex) else pd.DataFrame(
+        {outer.name: outer}
+    )
+    n_in = len(inner)
+    rep = outer_frame.loc[outer_frame.index.repeat(n_in)].reset_index(drop=True)
+    rep[inner.name if inner.name is not None else "level"] = np.tile(np.asarray(inner, dtype=object), len(outer))
+    return pd.MultiIndex.from_frame(rep)
+
+
+def _group_max(values: FloatArray, group: Any, n_groups: int) -> FloatArray:
+    out = np.zeros(n_groups)
+    order = np.lexsort((values, group))
+    last = np.r_[np.flatnonzero(np.diff(group[order])), len(order) - 1]
+    out[group[order][last]] = values[order][last]
+    return out
