@@ -15,7 +15,9 @@ from ._typing import FloatArray, IntArray
 __all__ = ["item_counts", "pair_confusions", "rater_counts"]
 
 
-def item_counts(item: IntArray, code: IntArray, weight: FloatArray, n_items: int, n_categories: int) -> FloatArray:
+def item_counts(
+    item: IntArray, code: IntArray, weight: FloatArray, n_items: int, n_categories: int
+) -> FloatArray:
     """n_ik: how many ratings item ``i`` received in category ``k``, shape (n_items, K)."""
     key = item * n_categories + code
     counts = np.bincount(key, weights=weight, minlength=n_items * n_categories)
@@ -56,9 +58,7 @@ def pair_confusions(
     """
     width = n_raters * n_categories
     column = group_of_item[item] * width + rater * n_categories + code
-    x = sp.csr_matrix(
-        (np.ones(len(item)), (item, column)), shape=(n_items, n_groups * width)
-    )
+    x = sp.csr_matrix((np.ones(len(item)), (item, column)), shape=(n_items, n_groups * width))
     product = (x.T @ x).tocoo()
     g_a, rest_a = np.divmod(product.row, width)
     a, k = np.divmod(rest_a, n_categories)

@@ -386,7 +386,9 @@ def _encode_counts(
     cols = [c for c in df.columns if c not in by]
     if not cols:
         raise ValueError("a counts table needs one column per category; the frame has none.")
-    cats = _categories(pd.Index(cols), categories, None) if categories is not None else pd.Index(cols)
+    cats = (
+        _categories(pd.Index(cols), categories, None) if categories is not None else pd.Index(cols)
+    )
     extra = [c for c in cols if c not in set(cats)]
     if extra:
         raise ValueError(
@@ -481,7 +483,9 @@ def encode(
                 f"missing {', '.join(f'`{m}`' for m in missing)}."
             )
         if raters is not None:
-            raise TypeError("`raters` selects columns of a wide frame; it does not apply to a long one.")
+            raise TypeError(
+                "`raters` selects columns of a wide frame; it does not apply to a long one."
+            )
         return _encode_long(df, item, rater, label, categories, by_cols)
     if named:
         raise TypeError(

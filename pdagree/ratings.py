@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import functools
+import inspect
+from collections.abc import Callable, Hashable, Sequence
 from functools import cached_property
 from typing import Any, Literal
 
@@ -16,10 +18,75 @@ from ._kernels._segment import segment_sum
 from ._typing import FloatArray
 from ._warnings import warn
 from .results import Coefficient, result_frame
+from .weights import weight_matrix
 
 __all__ = ["Ratings"]
 
 Result = Coefficient | pd.DataFrame
+Weights = str | FloatArray | pd.DataFrame | None
+
+_INFERENCE_DEFAULTS: dict[str, Any] = {
+    "confidence_level": None,
+    "method": "analytic",
+    "n_resamples": 2000,
+    "rng": None,
+    "N": np.inf,
+}
+
+
+def coefficient(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a Ratings method as a coefficient: attach its source for lazy inference, and
+    accept ``confidence_level=``, ``method=``, ``n_resamples=``, ``rng=`` and ``N=``.
+
+    When ``confidence_level`` is given, a ``by=`` result gains ``se``, ``low``, ``high`` and
+    ``p_value`` columns and a single result gains the same members (see
+    :meth:`pdagree.Coefficient.confidence_interval` for the methods).
+    """
+    name = func.__name__
+    signature = inspect.signature(func)
+
+    @functools.wraps(func)
+    def wrapper(self: Ratings, *args: Any, **kwargs: Any) -> Any:
+        options = {k: kwargs.pop(k, v) for k, v in _INFERENCE_DEFAULTS.items()}
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        call = {k: v for k, v in bound.arguments.items() if k != "self"}
+        result = func(self, *args, **kwargs)
+        if self.__dict__.get("_raw_mode"):
+            return result
+        from . import inference
+
+        level = options.pop("confidence_level")
+        if level is not None:
+            summary = inference.summarise(
+                self,
+                name,
+                call,
+                confidence_level=level,
+                **{k: options[k] for k in ("method", "n_resamples", "rng")},
+                population=options["N"],
+            )
+            if isinstance(result, pd.DataFrame):
+                for key, column in summary.items():
+                    result[key] = column
+            else:
+                result.__dict__.update({k: float(v[0]) for k, v in summary.items()})
+        if isinstance(result, Coefficient):
+            result.__dict__["_source"] = (self, name, call)
+        return result
+
+    wrapper.__doc__ = (func.__doc__ or "") + _INFERENCE_NOTE
+    return wrapper
+
+
+_INFERENCE_NOTE = """
+        Inference
+        ---------
+        Keyword-only ``confidence_level``, ``method`` ("analytic", "large-sample", "bootstrap"),
+        ``n_resamples``, ``rng`` and ``N`` (population size) add ``se``, ``low``, ``high`` and
+        ``p_value`` (one-sided, H1: coefficient > 0) to the result; see
+        :meth:`pdagree.Coefficient.confidence_interval`.
+"""
 
 
 class Ratings:
@@ -42,6 +109,19 @@ class Ratings:
     """
 
     __slots__ = ("__dict__", "_enc")
+
+    def _raw(
+        self, method: str, kwargs: dict[str, Any]
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Per-group ``(value, observed, expected)`` of ``method``: no wrapping, no warnings.
+
+        Shares this object's cached tensors. Used by the inference layer.
+        """
+        view = Ratings(self._enc)
+        view.__dict__.update(self.__dict__)
+        view.__dict__["_raw_mode"] = True
+        result: tuple[FloatArray, FloatArray, FloatArray] = getattr(view, method)(**kwargs)
+        return result
 
     def __init__(self, encoded: Encoded) -> None:
         self._enc = encoded
@@ -180,8 +260,22 @@ class Ratings:
 
     @cached_property
     def _observed(self) -> tuple[FloatArray, FloatArray]:
+        return self._observed_with(self._identity)
+
+    def _observed_with(self, w: FloatArray) -> tuple[FloatArray, FloatArray]:
         enc = self._enc
-        return K.observed_components(self._nik, self._identity, enc.group, enc.n_groups)
+        return K.observed_components(self._nik, w, enc.group, enc.n_groups)
+
+    def _weights(self, weights: Weights) -> tuple[FloatArray, str]:
+        """The (K, K) weight matrix for ``weights`` and the suffix for the result's name."""
+        return weight_matrix(weights, self._enc.categories, self._enc.values)
+
+    def _weighted(self, name: str, weights: Weights) -> tuple[str, FloatArray, FloatArray]:
+        """Name, weight matrix and ``A_o`` for a possibly weighted coefficient."""
+        w, label = self._weights(weights)
+        if label == "identity":
+            return name, w, self._observed[0]
+        return f"{name}[{label}]", w, self._observed_with(w)[0]
 
     @cached_property
     def _active_raters(self) -> FloatArray:
@@ -202,11 +296,13 @@ class Ratings:
         extra: dict[str, FloatArray] | None = None,
         result_cls: type[Coefficient] = Coefficient,
         **members: Any,
-    ) -> Result:
+    ) -> Any:
         """Wrap per-group components as a Coefficient, or a DataFrame with ``by=``."""
         enc = self._enc
         if value is None:
             value = K.chance_corrected(observed, expected)
+        if self.__dict__.get("_raw_mode"):
+            return (value, observed, expected)
         if n_items is None:
             n_items = self._observed[1]
         n_raters = self._active_raters
@@ -265,7 +361,8 @@ class Ratings:
 
     # ------------------------------------------------------------------ coefficients
 
-    def observed(self) -> Result:
+    @coefficient
+    def observed(self, weights: Weights = None) -> Result:
         """Observed agreement ``A_o``: the mean over items of pairwise agreement.
 
         ``A_o = (1 / i) sum_i sum_k n_ik (n_ik - 1) / (r_i (r_i - 1))`` over the ``i`` items
@@ -281,10 +378,11 @@ class Ratings:
         >>> round(float(df.agree.observed()), 4)
         0.5556
         """
-        observed, _ = self._observed
-        return self._finish("observed", observed, np.zeros_like(observed))
+        name, _, observed = self._weighted("observed", weights)
+        return self._finish(name, observed, np.zeros_like(observed))
 
-    def bennett(self) -> Result:
+    @coefficient
+    def bennett(self, weights: Weights = None) -> Result:
         """Bennett, Alpert & Goldstein's S (Brennan & Prediger's coefficient).
 
         Chance agreement is uniform over the declared categories: ``A_e = 1 / K``. Declaring
@@ -300,11 +398,12 @@ class Ratings:
         >>> round(float(df.agree(categories=["x", "y", "z"]).bennett()), 4)
         0.625
         """
-        observed, _ = self._observed
-        expected = np.full_like(observed, K.bennett_expected(self._identity))
-        return self._finish("bennett", observed, expected)
+        name, w, observed = self._weighted("bennett", weights)
+        expected = np.full_like(observed, K.bennett_expected(w))
+        return self._finish(name, observed, expected)
 
-    def fleiss(self) -> Result:
+    @coefficient
+    def fleiss(self, weights: Weights = None) -> Result:
         """Fleiss' kappa: Artstein & Poesio's multi-pi, for any number of raters.
 
         ``A_o`` as in :meth:`observed`; ``A_e = sum_k pi_k^2`` with ``pi_k`` the mean over items
@@ -318,12 +417,13 @@ class Ratings:
         >>> round(float(pdagree.datasets.load("fleiss1971").agree.fleiss()), 3)
         0.43
         """
-        observed, _ = self._observed
+        name, w, observed = self._weighted("fleiss", weights)
         enc = self._enc
-        expected, _ = K.fleiss_expected(self._nik, self._identity, enc.group, enc.n_groups)
-        return self._finish("fleiss", observed, expected)
+        expected, _ = K.fleiss_expected(self._nik, w, enc.group, enc.n_groups)
+        return self._finish(name, observed, expected)
 
-    def conger(self) -> Result:
+    @coefficient
+    def conger(self, weights: Weights = None) -> Result:
         """Conger's kappa: Artstein & Poesio's multi-kappa, for any number of raters.
 
         ``A_e`` is the mean over rater pairs of ``sum_k P(k|c_m) P(k|c_n)`` with each rater's
@@ -336,11 +436,12 @@ class Ratings:
             On a counts table, which has no rater identity.
         """
         self._require_raters("conger")
-        observed, _ = self._observed
-        expected, _, _ = K.conger_expected(self._nck, self._identity)
-        return self._finish("conger", observed, expected)
+        name, w, observed = self._weighted("conger", weights)
+        expected, _, _ = K.conger_expected(self._nck, w)
+        return self._finish(name, observed, expected)
 
-    def scott(self) -> Result:
+    @coefficient
+    def scott(self, weights: Weights = None) -> Result:
         """Scott's pi for two raters (:meth:`fleiss` restricted to exactly two raters).
 
         Raises
@@ -349,12 +450,13 @@ class Ratings:
             With more than two raters (use :meth:`fleiss`).
         """
         self._require_two_raters("scott", "`fleiss()` (multi-pi)")
-        observed, _ = self._observed
+        name, w, observed = self._weighted("scott", weights)
         enc = self._enc
-        expected, _ = K.fleiss_expected(self._nik, self._identity, enc.group, enc.n_groups)
-        return self._finish("scott", observed, expected)
+        expected, _ = K.fleiss_expected(self._nik, w, enc.group, enc.n_groups)
+        return self._finish(name, observed, expected)
 
-    def cohen(self) -> Result:
+    @coefficient
+    def cohen(self, weights: Weights = None) -> Result:
         """Cohen's kappa for two raters (:meth:`conger` restricted to exactly two raters).
 
         ``A_o`` is the proportion of agreement over the items both rated; ``A_e = sum_k
@@ -366,13 +468,34 @@ class Ratings:
             With more than two raters (use :meth:`conger` or :meth:`light`).
         """
         self._require_two_raters("cohen", "`conger()` (multi-kappa), `light()` or `fleiss()`")
-        observed, _ = self._observed
-        expected, _, _ = K.conger_expected(self._nck, self._identity)
-        return self._finish("cohen", observed, expected)
+        name, w, observed = self._weighted("cohen", weights)
+        expected, _, _ = K.conger_expected(self._nck, w)
+        return self._finish(name, observed, expected)
+
+    @coefficient
+    def gwet(self, weights: Weights = None) -> Result:
+        """Gwet's AC1 (unweighted) or AC2 (weighted), for any number of raters.
+
+        ``A_o`` as in :meth:`fleiss`; chance agreement
+        ``A_e = T_w / (K (K - 1)) * sum_k pi_k (1 - pi_k)`` with ``T_w`` the sum of the weights
+        and ``pi_k`` as in :meth:`fleiss` (Gwet 2014, ch. 4; 2008). Incomplete designs as for
+        :meth:`fleiss`. It stays stable when one category dominates, where kappa collapses.
+
+        Examples
+        --------
+        >>> import pdagree
+        >>> round(float(pdagree.datasets.load("fleiss1971").agree.gwet()), 4)
+        0.4527
+        """
+        name, w, observed = self._weighted("gwet", weights)
+        enc = self._enc
+        expected, _ = K.gwet_expected(self._nik, w, enc.group, enc.n_groups)
+        return self._finish(name, observed, expected)
 
     def _pairs(self, pooled: bool) -> tuple[FloatArray, FloatArray, FloatArray]:
         return K.pair_components(self._confusions, self._nck, self._identity, pooled)
 
+    @coefficient
     def light(self) -> Result:
         """Light's kappa: the mean of Cohen's kappa over every pair of raters.
 
@@ -395,6 +518,7 @@ class Ratings:
             "light", mean_o, mean_e, value=value, extra={"n_pairs": n_pairs.astype(np.float64)}
         )
 
+    @coefficient
     def bias(self) -> Result:
         """Artstein & Poesio's annotator bias ``B = A_e(pi) - A_e(kappa)``.
 
@@ -469,8 +593,10 @@ class Ratings:
         if enc.groups is None or enc.layout == "long":
             return enc.items
         keys = enc.groups[enc.group]
-        key_frame = keys.to_frame(index=False) if isinstance(keys, pd.MultiIndex) else pd.DataFrame(
-            {keys.name: keys}
+        key_frame = (
+            keys.to_frame(index=False)
+            if isinstance(keys, pd.MultiIndex)
+            else pd.DataFrame({keys.name: keys})
         )
         item_name = enc.items.name if enc.items.name is not None else "item"
         key_frame[item_name] = enc.items
@@ -539,7 +665,9 @@ class Ratings:
         index = _cross_index(enc.groups, cats)
         return pd.DataFrame(table.reshape(-1, enc.n_categories), index=index, columns=columns)
 
-    def pairwise(self, method: Literal["cohen", "scott", "observed", "n_items"] = "cohen") -> pd.DataFrame:
+    def pairwise(
+        self, method: Literal["cohen", "scott", "observed", "n_items"] = "cohen"
+    ) -> pd.DataFrame:
         """Raters x raters: a two-rater coefficient for every pair.
 
         ``method`` is ``"cohen"`` (the default), ``"scott"``, ``"observed"`` (proportion of
@@ -556,7 +684,9 @@ class Ratings:
         """
         methods = ("cohen", "scott", "observed", "n_items")
         if method not in methods:
-            raise ValueError(f"`method` must be one of {', '.join(map(repr, methods))}; got {method!r}.")
+            raise ValueError(
+                f"`method` must be one of {', '.join(map(repr, methods))}; got {method!r}."
+            )
         enc = self._require_raters("pairwise")
         observed, expected, n_common = self._pairs(pooled=(method == "scott"))
         if method == "n_items":
@@ -571,7 +701,9 @@ class Ratings:
         if enc.groups is None:
             return pd.DataFrame(table[0], index=raters, columns=columns)
         return pd.DataFrame(
-            table.reshape(-1, enc.n_raters), index=_cross_index(enc.groups, raters), columns=columns
+            table.reshape(-1, enc.n_raters),
+            index=_cross_index(enc.groups, raters),
+            columns=columns,
         )
 
     def per_category(self) -> pd.DataFrame:
@@ -593,7 +725,9 @@ class Ratings:
         n = np.where(pairable[:, None], nik, 0.0)
         rr = np.where(pairable, r, 0.0)
         with np.errstate(invalid="ignore", divide="ignore"):
-            disagree = np.where(pairable[:, None], n * (rr[:, None] - n) / (rr - 1.0)[:, None], 0.0)
+            disagree = np.where(
+                pairable[:, None], n * (rr[:, None] - n) / (rr - 1.0)[:, None], 0.0
+            )
             d = segment_sum(disagree, enc.group, enc.n_groups)
             total = np.bincount(enc.group, weights=rr, minlength=enc.n_groups)
             pi = segment_sum(n, enc.group, enc.n_groups) / total[:, None]
@@ -657,12 +791,16 @@ _REPORT_COLUMNS = ["value", "observed", "expected", "n_items", "n_raters", "n_ca
 
 def _cross_index(outer: pd.Index, inner: pd.Index) -> pd.MultiIndex:
     """All (outer..., inner) pairs, outer-major, keeping the level names."""
-    outer_frame = outer.to_frame(index=False) if isinstance(outer, pd.MultiIndex) else pd.DataFrame(
-        {outer.name: outer}
+    outer_frame = (
+        outer.to_frame(index=False)
+        if isinstance(outer, pd.MultiIndex)
+        else pd.DataFrame({outer.name: outer})
     )
     n_in = len(inner)
     rep = outer_frame.loc[outer_frame.index.repeat(n_in)].reset_index(drop=True)
-    rep[inner.name if inner.name is not None else "level"] = np.tile(np.asarray(inner, dtype=object), len(outer))
+    rep[inner.name if inner.name is not None else "level"] = np.tile(
+        np.asarray(inner, dtype=object), len(outer)
+    )
     return pd.MultiIndex.from_frame(rep)
 
 

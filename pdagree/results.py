@@ -106,6 +106,135 @@ class Coefficient(float):
         """The coefficient as a plain float, full precision."""
         return float(self)
 
+    # ------------------------------------------------------------------ inference
+
+    def _summary(
+        self,
+        confidence_level: float,
+        method: str,
+        n_resamples: int,
+        rng: Any,
+        population: float,
+        alternative: str = "greater",
+    ) -> dict[str, float]:
+        source = self.__dict__.get("_source")
+        if source is None:
+            raise ValueError(
+                f"`{self.name}` carries no data to compute uncertainty from; compute it with "
+                "a Ratings method (e.g. `df.agree.fleiss()`)."
+            )
+        from . import inference
+
+        ratings, method_name, kwargs = source
+        summary = inference.summarise(
+            ratings,
+            method_name,
+            kwargs,
+            confidence_level=confidence_level,
+            method=method,
+            n_resamples=n_resamples,
+            rng=rng,
+            population=population,
+            alternative=alternative,
+        )
+        return {k: float(v[0]) for k, v in summary.items()}
+
+    def standard_error(
+        self,
+        method: str = "analytic",
+        *,
+        n_resamples: int = 2000,
+        rng: Any = None,
+        N: float = math.inf,
+    ) -> float:
+        """The coefficient's standard error.
+
+        Parameters
+        ----------
+        method : {"analytic", "large-sample", "bootstrap"}
+            ``"analytic"``: Gwet's (2014) linearised variance (percent agreement, Bennett's S,
+            Scott, Cohen, Fleiss, Conger, AC1/AC2), as R's irrCAC computes it.
+            ``"large-sample"``: two-rater Cohen's kappa only, the asymptotic standard error of
+            Fleiss, Cohen & Everitt (1969) (SAS PROC FREQ's ASE). ``"bootstrap"``: the standard
+            deviation of ``n_resamples`` item-bootstrap replicates (every coefficient).
+        n_resamples, rng
+            Bootstrap replicates and the seed or :class:`numpy.random.Generator`.
+        N
+            Population size of items for the finite-population correction ``1 - n / N``.
+        """
+        return self._summary(0.95, method, n_resamples, rng, N)["se"]
+
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        method: str = "analytic",
+        n_resamples: int = 2000,
+        rng: Any = None,
+        *,
+        N: float = math.inf,
+    ) -> Any:
+        """A ``(low, high)`` confidence interval (a named tuple).
+
+        ``"analytic"``: ``value ± t(n - 1) · SE`` over the ``n`` rated items with Gwet's SE,
+        the upper bound capped at 1 (as R's irrCAC prints it). ``"large-sample"`` (two-rater
+        Cohen): ``value ± z · ASE``. ``"bootstrap"``: the percentile interval of
+        ``n_resamples`` replicates resampling items (within ``by=`` groups), all replicates
+        computed in one batched call.
+
+        Raises
+        ------
+        ValueError
+            ``confidence_level`` outside (0, 1), an unknown ``method``, a method that does not
+            apply to this coefficient, or ``n_resamples < 1``.
+
+        Examples
+        --------
+        >>> import pdagree
+        >>> r = pdagree.datasets.load("fleiss1971").agree.fleiss()
+        >>> low, high = r.confidence_interval()
+        >>> round(low, 3), round(high, 3)
+        (0.317, 0.543)
+        """
+        from .inference import ConfidenceInterval
+
+        out = self._summary(confidence_level, method, n_resamples, rng, N)
+        return ConfidenceInterval(out["low"], out["high"])
+
+    def p_value(
+        self, method: str = "analytic", *, alternative: str = "greater", N: float = math.inf
+    ) -> float:
+        """p-value for H0: coefficient = 0.
+
+        ``alternative="greater"`` (the default, H1: coefficient > 0, one-sided, as R's irrCAC
+        reports it since version 1.3), ``"two-sided"`` or ``"less"``. ``"analytic"`` uses
+        ``value / SE`` against t(n - 1); ``"large-sample"`` (two-rater Cohen) uses the standard
+        error under H0 against the normal distribution, as SAS PROC FREQ does.
+        """
+        return self._summary(0.95, method, 1, None, N, alternative)["p_value"]
+
+    def interpret(self, scale: str = "landis-koch") -> str:
+        """The descriptive band of the value on a published scale.
+
+        Scales: ``"landis-koch"`` (Landis & Koch 1977: poor < 0, slight <= .20, fair <= .40,
+        moderate <= .60, substantial <= .80, almost perfect), ``"altman"`` (Altman 1991: poor
+        <= .20, fair <= .40, moderate <= .60, good <= .80, very good), ``"fleiss"`` (Fleiss
+        1981: poor < .40, fair to good <= .75, excellent) and ``"krippendorff"`` (Krippendorff
+        2004: reliable >= .800, tentative >= .667, else unreliable).
+
+        What counts as a good kappa depends on the task: the scales are conventions, not
+        tests, and Fort (2011) stresses that the number of categories, their distribution and
+        the annotators' training all move the value. Report the coefficient with its interval
+        rather than a band alone.
+
+        >>> from pdagree import Coefficient
+        >>> Coefficient(0.43, name="k", observed=0.5, expected=0.1, n_items=1, n_raters=2,
+        ...             n_categories=2, categories=(0, 1)).interpret()
+        'moderate'
+        """
+        from .inference import interpret
+
+        return interpret(float(self), scale)
+
     def _scalar_members(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "value": float(self)}
         for key in _CORE[2:]:

@@ -119,7 +119,7 @@ def test_fleiss1971_layout() -> None:
 def test_fleiss1971_kappa() -> None:
     # Fleiss (1971), p. 379: kappa = 0.430.
     frame = datasets.load("fleiss1971")
-    long = frame.stack().rename("diagnosis").reset_index()
+    long = frame.melt(ignore_index=False, value_name="diagnosis").reset_index()
     counts = (
         pd.crosstab(long["patient"], long["diagnosis"])
         .reindex(columns=FLEISS_CATEGORIES, fill_value=0)

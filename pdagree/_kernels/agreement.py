@@ -19,6 +19,7 @@ __all__ = [
     "chance_corrected",
     "conger_expected",
     "fleiss_expected",
+    "gwet_expected",
     "item_agreement",
     "observed_components",
     "pair_components",
@@ -87,6 +88,21 @@ def fleiss_expected(
     return expected, pi
 
 
+def gwet_expected(
+    nik: FloatArray, weights: FloatArray, group: IntArray, n_groups: int
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's AC1/AC2 ``A_e = T_w / (K (K - 1)) sum_k pi_k (1 - pi_k)`` and ``pi`` per group.
+
+    ``T_w`` is the sum of all weights (``K`` for identity weights) and ``pi`` as in
+    :func:`fleiss_expected`.
+    """
+    _, pi = fleiss_expected(nik, weights, group, n_groups)
+    k = weights.shape[0]
+    scale = weights.sum() / (k * (k - 1.0)) if k > 1 else np.nan
+    expected = scale * (pi * (1.0 - pi)).sum(axis=-1)
+    return expected, pi
+
+
 def rater_proportions(nck: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Each rater's category proportions ``p_gk = n_gk / n_g`` and whether it rated at all.
 
@@ -99,7 +115,9 @@ def rater_proportions(nck: FloatArray) -> tuple[FloatArray, FloatArray]:
     return p, active
 
 
-def conger_expected(nck: FloatArray, weights: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+def conger_expected(
+    nck: FloatArray, weights: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Conger's (Artstein & Poesio's multi-kappa) ``A_e`` per group.
 
     ``A_e = sum_kl w_kl (pbar_k pbar_l - s2_kl / c)`` where ``pbar`` is the mean over the ``c``

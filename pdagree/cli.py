@@ -1,0 +1,461 @@
+"""The ``pdagree`` command: an agreement report for a CSV, TSV or Parquet file.
+
+``pdagree report PATH`` reads a file of ratings in any of pdagree's three layouts and prints
+every coefficient that applies (:meth:`pdagree.Ratings.report`); ``pdagree report --example
+NAME`` does the same for a bundled data set, and ``pdagree datasets`` lists those.
+
+Examples
+--------
+>>> from pdagree.cli import main
+>>> main(["report", "--example", "fleiss1971", "--format", "csv"])  # doctest: +ELLIPSIS
+coefficient,value,observed,expected,n_items,n_raters,n_categories
+observed,0.5555555555555...
+0
+
+Errors print ``pdagree: error: <message>`` on stderr and return 2; warnings (an undefined
+coefficient, for example) print ``pdagree: warning: <message>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import sys
+import textwrap
+import warnings
+from collections.abc import Hashable, Sequence
+from pathlib import Path
+from typing import Any, TextIO, cast
+
+import pandas as pd
+
+from . import __version__, datasets
+from ._encode import Layout
+from .ratings import Ratings
+
+__all__ = ["main"]
+
+_PROG = "pdagree"
+_PARQUET = {".parquet", ".pq"}
+_TSV = {".tsv", ".tab"}
+_COMPRESSION = {".gz", ".bz2", ".zip", ".xz", ".zst", ".tar"}
+_FORMATS = ("table", "csv", "json")
+_LAYOUTS = ("wide", "long", "counts")
+# Bundled data sets in the long layout, and their (item, rater, label) columns.
+_LONG_EXAMPLES = {"crowd_sparse": ("item", "annotator", "label")}
+
+
+class _UsageError(ValueError):
+    """A bad combination of command-line options."""
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+def _split(value: str) -> list[str]:
+    """``"a,b,,c"`` -> ``["a", "b", "c"]`` (surrounding spaces kept: they may be labels)."""
+    return [part for part in value.split(",") if part != ""]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=_PROG,
+        description="Inter-annotator agreement for files of annotations.",
+        epilog="Run `pdagree report --help` for the options of a report.",
+    )
+    parser.add_argument("--version", action="version", version=f"{_PROG} {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    report = commands.add_parser(
+        "report",
+        help="every agreement coefficient that applies to a file or a bundled example",
+        description=(
+            "Print every agreement coefficient that applies to the ratings in PATH (CSV; TSV "
+            "by extension .tsv/.tab or with --sep; Parquet by extension .parquet/.pq) or to "
+            "a bundled example. Layouts: wide (default: one row per item, one column per "
+            "rater; the first column is the item index), long (--item, --rater, --label: one "
+            "row per annotation) or counts (--layout counts: one row per item, one column per "
+            "category holding how many raters chose it). In text files only empty cells are "
+            "missing (see --na)."
+        ),
+    )
+    source = report.add_mutually_exclusive_group(required=True)
+    source.add_argument("path", nargs="?", metavar="PATH", help="a CSV, TSV or Parquet file")
+    source.add_argument(
+        "--example", metavar="NAME", help="a bundled data set (see `pdagree datasets`)"
+    )
+    layout = report.add_argument_group("layout")
+    layout.add_argument("--item", metavar="COL", help="long layout: the item column")
+    layout.add_argument("--rater", metavar="COL", help="long layout: the rater column")
+    layout.add_argument("--label", metavar="COL", help="long layout: the label column")
+    layout.add_argument(
+        "--layout",
+        choices=_LAYOUTS,
+        help="wide (default), long (implied by --item/--rater/--label) or counts",
+    )
+    layout.add_argument(
+        "--by",
+        metavar="COL",
+        action="append",
+        help="one report per group of this column (repeat, or separate by commas, for several)",
+    )
+    layout.add_argument(
+        "--raters", metavar="COL,COL...", help="wide layout: the rater columns to use"
+    )
+    layout.add_argument(
+        "--categories",
+        metavar="A,B,...",
+        help="the categories in order, including unused ones (they change Bennett's S); "
+        "numbers when every label in the data is a number",
+    )
+    reading = report.add_argument_group("reading files")
+    reading.add_argument(
+        "--index-col",
+        metavar="COL",
+        help="wide and counts layouts: the item column (default: the first column)",
+    )
+    reading.add_argument(
+        "--no-index",
+        action="store_true",
+        help="wide and counts layouts: the file has no item column (items are the rows)",
+    )
+    reading.add_argument(
+        "--sep",
+        metavar="SEP",
+        help=r"field separator of a text file (default: by extension; '\t' is a tab)",
+    )
+    reading.add_argument(
+        "--na",
+        metavar="VALUE",
+        action="append",
+        default=[],
+        help="a text-file value that means 'not annotated', besides an empty cell (repeatable)",
+    )
+    report.add_argument(
+        "--format",
+        choices=_FORMATS,
+        default="table",
+        help="table (default: aligned, rounded to 4 decimals), csv or json (full precision)",
+    )
+
+    listing = commands.add_parser(
+        "datasets",
+        help="list the bundled data sets",
+        description="List the bundled data sets, or describe one of them.",
+    )
+    listing.add_argument("name", nargs="?", metavar="NAME", help="describe this data set in full")
+    return parser
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _text_format(path: Path) -> str:
+    """The file's extension, ignoring a compression suffix such as ``.gz``."""
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] in _COMPRESSION:
+        suffixes.pop()
+    return suffixes[-1] if suffixes else ""
+
+
+def _require_pyarrow() -> None:
+    try:
+        importlib.import_module("pyarrow")
+    except ImportError:
+        raise ImportError(
+            "reading Parquet files needs pyarrow, which is not installed; run "
+            '`pip install pyarrow` (or `pip install "pdagree[dev]"`).'
+        ) from None
+
+
+def _read(path: Path, args: argparse.Namespace) -> tuple[pd.DataFrame, bool]:
+    """The file as a frame, and whether the file itself stored an item index."""
+    if not path.exists():
+        raise FileNotFoundError(f"no such file: {str(path)!r}")
+    if path.is_dir():
+        raise IsADirectoryError(f"{str(path)!r} is a directory, not a file of ratings")
+    extension = _text_format(path)
+    if extension in _PARQUET:
+        if args.sep is not None or args.na:
+            raise _UsageError("`--sep` and `--na` apply to text files, not to Parquet.")
+        _require_pyarrow()
+        try:
+            frame = pd.read_parquet(path)
+        except (ValueError, OSError) as exc:
+            raise ValueError(f"cannot read {str(path)!r} as Parquet: {exc}") from None
+        return frame, not isinstance(frame.index, pd.RangeIndex)
+    if args.sep is not None:
+        sep = args.sep.replace("\\t", "\t")
+    else:
+        sep = "\t" if extension in _TSV else ","
+    try:
+        frame = pd.read_csv(path, sep=sep, keep_default_na=False, na_values=["", *args.na])
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"cannot read {str(path)!r}: it is not UTF-8 text ({exc.reason})."
+        ) from None
+    except (ValueError, OSError) as exc:  # pandas' EmptyDataError and ParserError are ValueErrors
+        raise ValueError(f"cannot read {str(path)!r}: {exc}") from None
+    return frame, False
+
+
+def _set_index(frame: pd.DataFrame, args: argparse.Namespace, stored_index: bool) -> pd.DataFrame:
+    """Wide and counts layouts: make the item column the index."""
+    if args.index_col is not None and args.no_index:
+        raise _UsageError("give `--index-col` or `--no-index`, not both.")
+    if args.no_index:
+        return frame
+    if args.index_col is not None:
+        if args.index_col not in frame.columns:
+            raise ValueError(
+                f"`--index-col` names column {args.index_col!r}, which is not in the file; "
+                f"available columns: {list(frame.columns)[:10]!r}."
+            )
+        return frame.set_index(args.index_col)
+    if stored_index or frame.shape[1] == 0:
+        return frame
+    return frame.set_index(frame.columns[0])
+
+
+# --------------------------------------------------------------------------- options
+
+
+def _by(args: argparse.Namespace) -> list[str]:
+    return [col for value in args.by or [] for col in _split(value)]
+
+
+def _number(token: str) -> int | float:
+    try:
+        return int(token)
+    except ValueError:
+        return float(token)
+
+
+def _is_number_column(series: pd.Series) -> bool:
+    dtype = series.dtype
+    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+
+
+def _categories(
+    value: str | None, frame: pd.DataFrame, label_columns: Sequence[Hashable]
+) -> list[Any] | None:
+    """``--categories``: strings, or numbers when every label column holds numbers."""
+    if value is None:
+        return None
+    tokens = _split(value)
+    if not tokens:
+        raise _UsageError(f"`--categories` must list at least one category; got {value!r}.")
+    present = [col for col in label_columns if col in frame.columns]
+    if not present or not all(_is_number_column(frame[col]) for col in present):
+        return tokens
+    try:
+        return [_number(token) for token in tokens]
+    except ValueError:
+        bad = []
+        for token in tokens:
+            try:
+                _number(token)
+            except ValueError:
+                bad.append(token)
+        raise ValueError(
+            f"`--categories` must be numbers, because every label in the data is a number; "
+            f"got {bad!r}."
+        ) from None
+
+
+def _ratings(frame: pd.DataFrame, args: argparse.Namespace, stored_index: bool | None) -> Ratings:
+    """Describe the frame's layout from the options and encode it.
+
+    ``stored_index`` says whether a file stored its own item index; ``None`` for an example.
+    """
+    long_columns = {"item": args.item, "rater": args.rater, "label": args.label}
+    given = {key: col for key, col in long_columns.items() if col is not None}
+    if args.example in _LONG_EXAMPLES and not given and args.layout in (None, "long"):
+        given = dict(zip(long_columns, _LONG_EXAMPLES[args.example], strict=True))
+    layout = args.layout or ("long" if given else "wide")
+    if layout == "long":
+        if len(given) != 3:
+            missing = [f"--{key}" for key in long_columns if key not in given]
+            raise _UsageError(
+                f"a long layout needs --item, --rater and --label; missing {', '.join(missing)}."
+            )
+        if args.raters is not None:
+            raise _UsageError("`--raters` selects the columns of a wide layout, not a long one.")
+        if args.index_col is not None or args.no_index:
+            raise _UsageError(
+                "`--index-col` and `--no-index` apply to wide and counts layouts; a long layout "
+                "names its item column with --item."
+            )
+    elif given:
+        names = ", ".join(f"--{key}" for key in given)
+        raise _UsageError(
+            f"{names} describe a long layout; they do not apply to --layout {layout}."
+        )
+    elif stored_index is not None:
+        frame = _set_index(frame, args, stored_index)
+    elif args.index_col is not None or args.no_index:
+        raise _UsageError("`--index-col` and `--no-index` apply to files, not to --example.")
+
+    by = _by(args)
+    raters = _split(args.raters) if args.raters is not None else None
+    if layout == "long":
+        label_columns: list[Hashable] = [given["label"]]
+    elif layout == "wide":
+        label_columns = (
+            list(raters) if raters is not None else [col for col in frame.columns if col not in by]
+        )
+    else:  # counts: the categories are column names
+        label_columns = []
+    categories = _categories(args.categories, frame, label_columns)
+    return Ratings.from_frame(
+        frame,
+        item=given.get("item"),
+        rater=given.get("rater"),
+        label=given.get("label"),
+        raters=raters,
+        categories=categories,
+        by=by or None,
+        layout=cast(Layout, layout),
+    )
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _header(name: str, ratings: Ratings) -> str:
+    layout: str = ratings.layout
+    if ratings.groups is not None:
+        layout += f", by {', '.join(map(str, ratings.groups.names))}"
+    parts = [f"{ratings.n_items} items"]
+    if ratings.raters is not None:
+        parts.append(f"{ratings.n_raters} raters")
+    cats = ratings.categories
+    shown = ", ".join(map(str, cats[:6])) + (", ..." if len(cats) > 6 else "")
+    parts.append(f"{ratings.n_categories} categories ({shown})")
+    if ratings.raters is None:
+        most = int(ratings.counts().sum(axis=1).max())
+        parts.append(f"up to {most} ratings per item")
+    if ratings.groups is not None:
+        parts.append(f"{len(ratings.groups)} groups")
+    return f"{name} ({layout}): {', '.join(parts)}"
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if hasattr(value, "item"):  # numpy scalars
+        return _json_value(value.item())
+    return value
+
+
+def _write(report: pd.DataFrame, header: str, fmt: str, out: TextIO) -> None:
+    if fmt == "csv":
+        report.to_csv(out)
+    elif fmt == "json":
+        records = [
+            {str(key): _json_value(val) for key, val in row.items()}
+            for row in report.reset_index().to_dict(orient="records")
+        ]
+        out.write(json.dumps(records, indent=2, allow_nan=False, default=str) + "\n")
+    else:
+        out.write(header + "\n")
+        out.write(report.round(4).to_string() + "\n")
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _report(args: argparse.Namespace, out: TextIO) -> None:
+    if args.example is not None:
+        if args.example not in datasets.names():
+            raise ValueError(
+                f"unknown example {args.example!r}; choose one of "
+                f"{', '.join(datasets.names())} (see `pdagree datasets`)."
+            )
+        if args.sep is not None or args.na:
+            raise _UsageError("`--sep` and `--na` apply to files, not to --example.")
+        name = args.example
+        ratings = _ratings(datasets.load(name), args, stored_index=None)
+    else:
+        path = Path(args.path)
+        frame, stored_index = _read(path, args)
+        name = str(path)
+        ratings = _ratings(frame, args, stored_index=stored_index)
+    _write(ratings.report(), _header(name, ratings), args.format, out)
+
+
+def _summary(description: str, width: int) -> str:
+    """The first sentence of a description's first line, shortened to ``width`` characters."""
+    line = description.splitlines()[0] if description else ""
+    end = line.find(". ")
+    if end >= 0:
+        line = line[: end + 1]
+    return textwrap.shorten(line, width=max(width, 20), placeholder=" ...")
+
+
+def _datasets(args: argparse.Namespace, out: TextIO) -> None:
+    if args.name is not None:
+        if args.name not in datasets.names():
+            raise ValueError(
+                f"unknown data set {args.name!r}; choose one of {', '.join(datasets.names())}."
+            )
+        out.write(textwrap.fill(datasets.describe(args.name), width=88) + "\n")
+        return
+    names = datasets.names()
+    width = max(map(len, names))
+    for name in names:
+        summary = _summary(datasets.describe(name), 99 - width - 2)
+        out.write(f"{name:<{width}}  {summary}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``pdagree`` command line; return the exit status.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments after the program name (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 2 on a usage, data or file error (after printing
+        ``pdagree: error: <message>`` on stderr).
+    """
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a usage error argparse printed
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    error: BaseException | None = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            if args.command == "report":
+                _report(args, sys.stdout)
+            else:
+                _datasets(args, sys.stdout)
+        except (ValueError, TypeError, OSError, ImportError) as exc:
+            error = exc
+    _report_warnings(caught)
+    if error is not None:
+        print(f"{_PROG}: error: {_message(error)}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _message(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        return f"cannot read {str(exc.filename)!r}: {exc.strerror}"
+    return str(exc)
+
+
+def _report_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
+    seen: set[str] = set()
+    for warning in caught:
+        text = str(warning.message)
+        if text not in seen:
+            seen.add(text)
+            print(f"{_PROG}: warning: {text}", file=sys.stderr)

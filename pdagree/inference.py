@@ -1,0 +1,349 @@
+"""Standard errors, confidence intervals and p-values for agreement coefficients.
+
+Three methods:
+
+- ``"analytic"``: Gwet's (2014) linearised variance (percent agreement, Bennett's S, Scott,
+  Cohen, Fleiss, Conger, AC1/AC2), with the interval ``value ± t(n - 1) · SE`` over the ``n``
+  rated items, upper bound capped at 1, as R's irrCAC prints it, and the optional
+  finite-population correction ``N=``.
+- ``"large-sample"``: two-rater Cohen's kappa only; the asymptotic standard error of Fleiss,
+  Cohen & Everitt (1969) with a normal interval, as SAS PROC FREQ and statsmodels print it.
+- ``"bootstrap"``: resampling items (within each ``by=`` group), every coefficient. All
+  replicates are computed in one batched call: each replicate is a group of its own, so the
+  same kernels run once over ``n_resamples × n_groups`` groups (in chunks that bound memory).
+  The interval is the percentile interval; the standard error is the replicates' standard
+  deviation.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._encode import Encoded
+from ._kernels import agreement as K
+from ._kernels import variance as V
+from ._typing import FloatArray
+
+if TYPE_CHECKING:
+    from .ratings import Ratings
+
+__all__ = ["INTERVAL_METHODS", "SCALES", "ConfidenceInterval", "interpret"]
+
+Method = Literal["analytic", "large-sample", "bootstrap"]
+INTERVAL_METHODS = ("analytic", "large-sample", "bootstrap")
+_ANALYTIC = ("observed", "bennett", "fleiss", "scott", "gwet", "conger", "cohen")
+_DEFAULT_RESAMPLES = 2000
+_CHUNK_ANNOTATIONS = 5_000_000
+
+
+class ConfidenceInterval(NamedTuple):
+    """A confidence interval: ``low`` and ``high``."""
+
+    low: float
+    high: float
+
+
+# ---------------------------------------------------------------------------- validation
+
+
+def check_confidence_level(confidence_level: float) -> float:
+    level = float(confidence_level)
+    if not 0.0 < level < 1.0:
+        raise ValueError(
+            f"`confidence_level` must be strictly between 0 and 1, e.g. 0.95; got "
+            f"{confidence_level!r}."
+        )
+    return level
+
+
+def check_method(method: str, name: str) -> Method:
+    if method not in INTERVAL_METHODS:
+        raise ValueError(
+            f"`method` must be one of 'analytic', 'large-sample', 'bootstrap'; got {method!r}."
+        )
+    base = name.split("[")[0]
+    if method == "analytic" and base not in _ANALYTIC:
+        raise ValueError(
+            f"no analytic variance is available for `{base}`; use method='bootstrap'."
+        )
+    if method == "large-sample" and base != "cohen":
+        raise ValueError(
+            f"method='large-sample' is the asymptotic variance of two-rater Cohen's kappa; "
+            f"`{base}` needs method='analytic' or 'bootstrap'."
+        )
+    return method  # type: ignore[return-value]
+
+
+def check_resamples(n_resamples: int) -> int:
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
+        raise TypeError(f"`n_resamples` must be an integer; got {n_resamples!r}.")
+    if n_resamples < 1:
+        raise ValueError(f"`n_resamples` must be at least 1, e.g. 2000; got {n_resamples!r}.")
+    return int(n_resamples)
+
+
+def check_population(population: float) -> float:
+    value = float(population)
+    if not value > 0:
+        raise ValueError(
+            f"`N` (the population size for the finite-population correction) must be "
+            f"positive; got {population!r}. Leave it at infinity to skip the correction."
+        )
+    return value
+
+
+# ---------------------------------------------------------------------------- analytic
+
+
+def analytic(
+    ratings: Ratings, method: str, kwargs: dict[str, Any], population: float
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Value, Gwet's standard error and the number of rated items, per group."""
+    value, _, expected = ratings._raw(method, kwargs)
+    enc = ratings._enc
+    nik = ratings._nik
+    w, _ = ratings._weights(kwargs.get("weights"))
+    item_expected: FloatArray | None
+    if method in ("observed", "bennett"):
+        item_expected = None
+    elif method in ("fleiss", "scott"):
+        _, pi = K.fleiss_expected(nik, w, enc.group, enc.n_groups)
+        item_expected = V.fleiss_item_expected(nik, w, pi, enc.group)
+    elif method == "gwet":
+        _, pi = K.gwet_expected(nik, w, enc.group, enc.n_groups)
+        item_expected = V.gwet_item_expected(nik, w, pi, enc.group)
+    else:  # conger, cohen
+        if enc.rater is None:  # pragma: no cover - the method itself refuses counts tables
+            raise ValueError("needs raters")
+        rated = (nik.sum(axis=1) >= 1).astype(np.float64)
+        n_rated = np.bincount(enc.group, weights=rated, minlength=enc.n_groups)
+        item_expected = V.conger_item_expected(
+            ratings._nck, w, n_rated, enc.group, enc.item, enc.rater, enc.code, enc.n_items
+        )
+    var, n = V.linearised_variance(
+        nik, w, enc.group, enc.n_groups, value, expected, item_expected, population
+    )
+    return value, np.sqrt(var), n
+
+
+def large_sample(
+    ratings: Ratings, kwargs: dict[str, Any]
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Cohen's kappa on the items both raters rated, its ASE, ASE under H0 and n, per group.
+
+    Fleiss, Cohen & Everitt (1969): with cell proportions ``p_kl``, margins ``p_k.``,
+    ``p_.l``, ``wbar_k. = sum_l p_.l w_kl`` and ``wbar_.l = sum_k p_k. w_kl``,
+    ``var = [sum_kl p_kl (w_kl - (wbar_k. + wbar_.l)(1 - kappa))^2
+    - (kappa - A_e (1 - kappa))^2] / (n (1 - A_e)^2)``; under H0,
+    ``var0 = [sum_kl p_k. p_.l (w_kl - (wbar_k. + wbar_.l))^2 - A_e^2] / (n (1 - A_e)^2)``.
+    """
+    w, _ = ratings._weights(kwargs.get("weights"))
+    table = ratings._confusions[:, 0, 1]  # (G, K, K)
+    n = table.sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = table / n[:, None, None]
+        row = p.sum(axis=2)
+        col = p.sum(axis=1)
+        po = np.einsum("gkl,kl->g", p, w)
+        pe = np.einsum("gk,kl,gl->g", row, w, col)
+        kappa = (po - pe) / (1.0 - pe)
+        wrow = np.einsum("gl,kl->gk", col, w)
+        wcol = np.einsum("gk,kl->gl", row, w)
+        spread = wrow[:, :, None] + wcol[:, None, :]
+        inner = w[None] - spread * (1.0 - kappa)[:, None, None]
+        var = ((p * inner**2).sum(axis=(1, 2)) - (kappa - pe * (1.0 - kappa)) ** 2) / (
+            n * (1.0 - pe) ** 2
+        )
+        outer = row[:, :, None] * col[:, None, :]
+        var0 = ((outer * (w[None] - spread) ** 2).sum(axis=(1, 2)) - pe**2) / (n * (1.0 - pe) ** 2)
+    return kappa, np.sqrt(np.maximum(var, 0.0)), np.sqrt(np.maximum(var0, 0.0)), n
+
+
+# ---------------------------------------------------------------------------- bootstrap
+
+
+def _resampled(enc: Encoded, rng: np.random.Generator, n_resamples: int) -> Encoded:
+    """``n_resamples`` item bootstrap replicates of ``enc`` as one encoding, replicate ``b``
+    of group ``g`` being group ``b * n_groups + g``. Items are drawn with replacement within
+    their group from the items with at least one rating."""
+    n_ann_item = np.bincount(enc.item, minlength=enc.n_items)
+    rated = np.flatnonzero(n_ann_item > 0)
+    grp = enc.group[rated]
+    order = rated[np.argsort(grp, kind="stable")]
+    sizes = np.bincount(grp, minlength=enc.n_groups)
+    offsets = np.r_[0, np.cumsum(sizes)[:-1]]
+    slot_group = enc.group[order]
+    u = rng.random((n_resamples, len(order)))
+    pick = order[offsets[slot_group] + np.floor(u * sizes[slot_group]).astype(np.int64)]
+    pick = pick.ravel()
+    rep_group = (np.arange(n_resamples)[:, None] * enc.n_groups + slot_group[None, :]).ravel()
+
+    by_item = np.argsort(enc.item, kind="stable")
+    starts = np.r_[0, np.cumsum(n_ann_item)[:-1]]
+    counts = n_ann_item[pick]
+    total = int(counts.sum())
+    first = np.repeat(starts[pick] - np.r_[0, np.cumsum(counts)[:-1]], counts)
+    ann = by_item[first + np.arange(total)]
+    new_item = np.repeat(np.arange(len(pick), dtype=np.int64), counts)
+    return Encoded(
+        layout=enc.layout,
+        items=pd.RangeIndex(len(pick)),
+        raters=enc.raters,
+        categories=enc.categories,
+        item=new_item,
+        rater=None if enc.rater is None else enc.rater[ann],
+        code=enc.code[ann],
+        weight=enc.weight[ann],
+        group=rep_group.astype(np.int64),
+        groups=pd.RangeIndex(n_resamples * enc.n_groups),
+        by=enc.by,
+    )
+
+
+def bootstrap_values(
+    ratings: Ratings,
+    method: str,
+    kwargs: dict[str, Any],
+    n_resamples: int,
+    rng: np.random.Generator | int | None,
+) -> FloatArray:
+    """Replicate values, shape (n_resamples, n_groups), computed in memory-bounded chunks."""
+    from .ratings import Ratings
+
+    gen = np.random.default_rng(rng)
+    enc = ratings._enc
+    per_replicate = max(int(enc.weight.size), 1)
+    chunk = max(1, min(n_resamples, _CHUNK_ANNOTATIONS // per_replicate))
+    out = []
+    done = 0
+    while done < n_resamples:
+        size = min(chunk, n_resamples - done)
+        replica = Ratings(_resampled(enc, gen, size))
+        value, _, _ = replica._raw(method, kwargs)
+        out.append(value.reshape(size, enc.n_groups))
+        done += size
+    return np.concatenate(out, axis=0)
+
+
+# ---------------------------------------------------------------------------- summaries
+
+
+def summarise(
+    ratings: Ratings,
+    method_name: str,
+    kwargs: dict[str, Any],
+    *,
+    confidence_level: float,
+    method: str,
+    n_resamples: int,
+    rng: np.random.Generator | int | None,
+    population: float,
+    alternative: str = "greater",
+) -> dict[str, FloatArray]:
+    """Per-group ``se``, ``low``, ``high`` and ``p_value`` for one coefficient."""
+    level = check_confidence_level(confidence_level)
+    chosen = check_method(method, method_name)
+    population = check_population(population)
+    if chosen == "analytic":
+        value, se, n = analytic(ratings, method_name, kwargs, population)
+        with np.errstate(invalid="ignore"):
+            df = n - 1.0
+            t = stats.t.ppf(1.0 - (1.0 - level) / 2.0, df)
+            low = value - t * se
+            high = np.minimum(1.0, value + t * se)
+            p = _p_value(value / se, df, alternative)
+    elif chosen == "large-sample":
+        value, se, se0, n = large_sample(ratings, kwargs)
+        z = stats.norm.ppf(1.0 - (1.0 - level) / 2.0)
+        low, high = value - z * se, value + z * se
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = _p_value(value / se0, None, alternative)
+    else:
+        resamples = check_resamples(n_resamples)
+        reps = bootstrap_values(ratings, method_name, kwargs, resamples, rng)
+        with np.errstate(invalid="ignore"):
+            ok = np.isfinite(reps)
+            counts = ok.sum(axis=0)
+            masked = np.where(ok, reps, np.nan)
+            se = np.full(reps.shape[1], np.nan)
+            low = np.full(reps.shape[1], np.nan)
+            high = np.full(reps.shape[1], np.nan)
+            enough = counts >= 2
+            if enough.any():
+                se[enough] = np.nanstd(masked[:, enough], axis=0, ddof=1)
+                q = np.nanquantile(
+                    masked[:, enough], [(1.0 - level) / 2.0, 1.0 - (1.0 - level) / 2.0], axis=0
+                )
+                low[enough], high[enough] = q[0], q[1]
+        p = np.full(reps.shape[1], np.nan)
+    return {"se": se, "low": low, "high": high, "p_value": p}
+
+
+def _p_value(z: FloatArray, df: FloatArray | None, alternative: str) -> FloatArray:
+    dist: Any = stats.norm if df is None else stats.t(df)
+    if alternative == "greater":
+        return np.asarray(dist.sf(z), dtype=np.float64)
+    if alternative == "less":
+        return np.asarray(dist.cdf(z), dtype=np.float64)
+    if alternative == "two-sided":
+        return np.asarray(2.0 * dist.sf(np.abs(z)), dtype=np.float64)
+    raise ValueError(
+        f"`alternative` must be one of 'greater', 'two-sided', 'less'; got {alternative!r}."
+    )
+
+
+# ---------------------------------------------------------------------------- interpretation
+
+SCALES: dict[str, list[tuple[float, str]]] = {
+    # Landis & Koch (1977), Biometrics 33(1), p. 165.
+    "landis-koch": [
+        (0.0, "poor"),
+        (0.20, "slight"),
+        (0.40, "fair"),
+        (0.60, "moderate"),
+        (0.80, "substantial"),
+        (1.0, "almost perfect"),
+    ],
+    # Altman (1991), Practical Statistics for Medical Research, p. 404.
+    "altman": [
+        (0.20, "poor"),
+        (0.40, "fair"),
+        (0.60, "moderate"),
+        (0.80, "good"),
+        (1.0, "very good"),
+    ],
+    # Fleiss (1981), Statistical Methods for Rates and Proportions, p. 218.
+    "fleiss": [(0.40, "poor"), (0.75, "fair to good"), (1.0, "excellent")],
+}
+
+
+def interpret(value: float, scale: str) -> str:
+    """The band ``value`` falls in on ``scale``; see :meth:`Coefficient.interpret`."""
+    if np.isnan(value):
+        return "undefined"
+    if scale == "krippendorff":
+        # Krippendorff (2004), Content Analysis, 2nd ed., p. 241: rely on alpha >= .800,
+        # draw tentative conclusions for .667 <= alpha < .800, discard data below .667.
+        if value >= 0.800:
+            return "reliable"
+        if value >= 0.667:
+            return "tentative"
+        return "unreliable"
+    if scale not in SCALES:
+        raise ValueError(
+            "`scale` must be one of 'landis-koch', 'altman', 'fleiss', 'krippendorff'; got "
+            f"{scale!r}."
+        )
+    bands = SCALES[scale]
+    if scale == "landis-koch" and value < 0:
+        return "poor"
+    for upper, label in bands:
+        if scale == "landis-koch" and upper == 0.0:
+            continue
+        if value <= upper:
+            return label
+    return bands[-1][1]

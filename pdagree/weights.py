@@ -1,0 +1,152 @@
+"""Agreement weights: Gwet's named schemes and user matrices, as a (K, K) matrix.
+
+``w_kl`` is the credit for one rater choosing ``k`` and another ``l``: 1 on the diagonal, less
+for more distant categories. Named schemes are built on the category *values* when the
+categories are numeric (so labels {0, 1, 10} are not treated like {0, 1, 2}) and on their
+order (1, 2, ..., K) otherwise; ``"ordinal"`` always uses the order (Gwet 2014, ch. 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._typing import FloatArray
+
+__all__ = ["SCHEMES", "weight_matrix"]
+
+SCHEMES = (
+    "identity",
+    "linear",
+    "quadratic",
+    "ordinal",
+    "radical",
+    "ratio",
+    "circular",
+    "bipolar",
+)
+
+
+def _scheme(name: str, x: FloatArray) -> FloatArray:
+    k = len(x)
+    if k == 1 or name == "identity":
+        return np.eye(k)
+    d = x[:, None] - x[None, :]
+    s = x[:, None] + x[None, :]
+    lo, hi = float(x.min()), float(x.max())
+    span = hi - lo
+    if name == "linear":
+        return 1.0 - np.abs(d) / span
+    if name == "quadratic":
+        return 1.0 - d**2 / span**2
+    if name == "radical":
+        return 1.0 - np.sqrt(np.abs(d)) / np.sqrt(span)
+    if name == "ratio":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = np.where(s == 0, 0.0, (d / np.where(s == 0, 1.0, s)) ** 2)
+        return 1.0 - ratio / ((span / (hi + lo)) ** 2)
+    if name == "circular":
+        raw = np.sin(np.pi * d / (span + 1.0)) ** 2
+        return 1.0 - raw / raw.max()
+    if name == "bipolar":
+        denom = (s - 2.0 * lo) * (2.0 * hi - s)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            raw = np.where(np.eye(k, dtype=bool), 0.0, d**2 / np.where(denom == 0, 1.0, denom))
+        return 1.0 - raw / raw.max()
+    # ordinal: n_kl = |k - l| + 1 positions spanned, raw = C(n_kl, 2)
+    rank = np.arange(1.0, k + 1.0)
+    n_kl = np.abs(rank[:, None] - rank[None, :]) + 1.0
+    raw = n_kl * (n_kl - 1.0) / 2.0
+    return 1.0 - raw / raw.max()
+
+
+def weight_matrix(
+    weights: str | FloatArray | pd.DataFrame | None,
+    categories: pd.Index,
+    values: FloatArray | None,
+) -> tuple[FloatArray, str]:
+    """The (K, K) agreement-weight matrix for ``weights`` and a short name for it.
+
+    Parameters
+    ----------
+    weights
+        ``None`` or ``"identity"`` (nominal), one of Gwet's scheme names, a (K, K) array over
+        the categories in order, or a DataFrame indexed and columned by the categories.
+    categories
+        The declared categories.
+    values
+        The categories as numbers, when they are numeric.
+
+    Raises
+    ------
+    ValueError
+        Unknown scheme; a matrix of the wrong shape, not symmetric, with a diagonal other than 1,
+        or with non-finite entries; ``"ratio"`` or ``"bipolar"`` weights where they are undefined.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> w, name = weight_matrix("linear", pd.Index([0, 1, 10]), np.array([0.0, 1.0, 10.0]))
+    >>> name, w[0].round(2).tolist()
+    ('linear', [1.0, 0.9, 0.0])
+    """
+    k = len(categories)
+    if weights is None:
+        return np.eye(k), "identity"
+    if isinstance(weights, str):
+        if weights not in SCHEMES:
+            raise ValueError(
+                f"`weights` must be one of {', '.join(map(repr, SCHEMES))} or a (K, K) matrix; "
+                f"got {weights!r}."
+            )
+        x = values if values is not None and weights != "ordinal" else np.arange(1.0, k + 1.0)
+        if weights == "ratio" and k > 1 and (x.min() < 0 or np.any(x[:, None] + x[None, :] == 0)):
+            raise ValueError(
+                "`weights='ratio'` needs positive category values (it divides by their sum); "
+                f"got values {x.tolist()[:8]}. Use 'quadratic' or 'linear', or shift the values."
+            )
+        return _scheme(weights, np.asarray(x, dtype=np.float64)), weights
+    return _user_matrix(weights, categories), "custom"
+
+
+def _user_matrix(weights: Any, categories: pd.Index) -> FloatArray:
+    k = len(categories)
+    if isinstance(weights, pd.DataFrame):
+        missing = [c for c in categories if c not in weights.index or c not in weights.columns]
+        if missing:
+            raise ValueError(
+                f"the `weights` DataFrame must have every category as a row and a column; "
+                f"missing {list(missing)[:5]}. Label it with the categories {list(categories)[:8]}."
+            )
+        labels: list[Hashable] = list(categories)
+        matrix = weights.loc[labels, labels].to_numpy(dtype=np.float64)
+    else:
+        try:
+            matrix = np.asarray(weights, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                "`weights` must be a scheme name, a (K, K) array or a DataFrame; got "
+                f"{type(weights).__name__}."
+            ) from None
+    if matrix.shape != (k, k):
+        raise ValueError(
+            f"`weights` must be a ({k}, {k}) matrix, one row and column per category "
+            f"{list(categories)[:8]}; got shape {matrix.shape}."
+        )
+    if not np.all(np.isfinite(matrix)):
+        raise ValueError("`weights` must hold finite numbers; got nan or inf entries.")
+    if not np.allclose(matrix, matrix.T, rtol=0.0, atol=1e-12):
+        raise ValueError(
+            "`weights` must be symmetric (w[k, l] == w[l, k]); got an asymmetric matrix. "
+            "Use (W + W.T) / 2 if the asymmetry is unintended."
+        )
+    diag = np.diag(matrix)
+    if not np.allclose(diag, 1.0, rtol=0.0, atol=1e-12):
+        raise ValueError(
+            f"`weights` must have 1 on the diagonal (full credit for agreement); got diagonal "
+            f"{diag.round(6).tolist()[:8]}."
+        )
+    return matrix
