@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ._typing import FloatArray, IntArray
+from ._typing import FloatArray, IntArray, as_float
 
 __all__ = ["item_counts", "pair_confusions", "rater_counts"]
 
@@ -21,7 +21,7 @@ def item_counts(
     """n_ik: how many ratings item ``i`` received in category ``k``, shape (n_items, K)."""
     key = item * n_categories + code
     counts = np.bincount(key, weights=weight, minlength=n_items * n_categories)
-    return counts.reshape(n_items, n_categories)
+    return as_float(counts.reshape(n_items, n_categories))
 
 
 def rater_counts(
@@ -36,7 +36,7 @@ def rater_counts(
     """n_gck: how many items rater ``c`` put in category ``k`` within group ``g``, (G, R, K)."""
     key = (group_of_item[item] * n_raters + rater) * n_categories + code
     counts = np.bincount(key, minlength=n_groups * n_raters * n_categories)
-    return counts.reshape(n_groups, n_raters, n_categories).astype(np.float64)
+    return as_float(counts.reshape(n_groups, n_raters, n_categories))
 
 
 def pair_confusions(
@@ -66,4 +66,4 @@ def pair_confusions(
     key = (((g_a * n_raters + a) * n_raters + b) * n_categories + k) * n_categories + l_
     size = n_groups * n_raters * n_raters * n_categories * n_categories
     out = np.bincount(key, weights=product.data, minlength=size)
-    return out.reshape(n_groups, n_raters, n_raters, n_categories, n_categories)
+    return as_float(out.reshape(n_groups, n_raters, n_raters, n_categories, n_categories))

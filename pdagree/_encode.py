@@ -154,7 +154,8 @@ def _categories(
                 f"{_fmt(list(dtype_categories))} fix the order; `categories` "
                 f"{_fmt(list(declared))} disagrees. Pass one or the other."
             )
-        return pd.Index(dtype_categories)
+        fixed: pd.Index = pd.Index(list(dtype_categories))
+        return fixed
     if declared is not None:
         cats = pd.Index(list(declared))
         if cats.has_duplicates:
@@ -188,7 +189,8 @@ def _ordered_dtype_categories(series: list[pd.Series]) -> pd.Index | None:
             "some rating columns are ordered Categoricals and others are not, or their "
             "categories differ; give every rating column the same ordered CategoricalDtype."
         )
-    return pd.Index(first)
+    found: pd.Index = pd.Index(list(first))
+    return found
 
 
 def _encode_labels(
@@ -254,6 +256,7 @@ def _encode_wide(
     categories: Sequence[Hashable] | None,
     by: list[Hashable],
 ) -> Encoded:
+    cols: list[Hashable]
     if raters is None:
         cols = [c for c in df.columns if c not in by]
     else:
@@ -265,10 +268,12 @@ def _encode_wide(
                 f"`raters` and `by` share columns {_fmt(overlap)}; a column is either a rater "
                 "or a grouping key."
             )
-    if pd.Index(cols).has_duplicates:
+    col_index = pd.Index(cols)
+    if col_index.has_duplicates:
+        dup = list(col_index[col_index.duplicated()])
         raise ValueError(
-            f"rater columns must be unique; {_fmt(list(pd.Index(cols)[pd.Index(cols).duplicated()]))} "
-            "appear more than once. Rename the duplicated columns."
+            f"rater columns must be unique; {_fmt(dup)} appear more than once. Rename the "
+            "duplicated columns."
         )
     if len(cols) < 2:
         raise ValueError(
@@ -407,7 +412,7 @@ def _encode_counts(
         rows, colpos = np.nonzero(np.isnan(arr))
         raise ValueError(
             f"counts must not be missing; {len(rows)} cells are NaN, e.g. at "
-            f"{_fmt([(df.index[r], cols[c]) for r, c in zip(rows, colpos, strict=True)])}. "
+            f"{_fmt([(df.index[int(r)], cols[c]) for r, c in zip(rows, colpos, strict=True)])}. "
             "Use 0 for a category nobody chose."
         )
     if (arr < 0).any():

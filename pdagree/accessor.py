@@ -78,7 +78,7 @@ class AgreeAccessor:
     def __getattr__(self, name: str) -> Callable[..., Any]:
         if name.startswith("_") or not hasattr(Ratings, name):
             raise AttributeError(f"'agree' accessor has no attribute {name!r}")
-        return getattr(Ratings.from_frame(self._df), name)  # type: ignore[no-any-return]
+        return getattr(Ratings.from_frame(self._df), name)
 
     def __dir__(self) -> list[str]:
         public = [n for n in dir(Ratings) if not n.startswith("_")]

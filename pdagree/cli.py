@@ -185,7 +185,9 @@ def _read(path: Path, args: argparse.Namespace) -> tuple[pd.DataFrame, bool]:
             frame = pd.read_parquet(path)
         except (ValueError, OSError) as exc:
             raise ValueError(f"cannot read {str(path)!r} as Parquet: {exc}") from None
-        return frame, not isinstance(frame.index, pd.RangeIndex)
+        index = frame.index
+        default = isinstance(index, pd.RangeIndex) and index.name is None and index.start == 0
+        return frame, not default
     if args.sep is not None:
         sep = args.sep.replace("\\t", "\t")
     else:

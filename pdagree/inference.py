@@ -120,7 +120,7 @@ def analytic(
         if enc.rater is None:  # pragma: no cover - the method itself refuses counts tables
             raise ValueError("needs raters")
         rated = (nik.sum(axis=1) >= 1).astype(np.float64)
-        n_rated = np.bincount(enc.group, weights=rated, minlength=enc.n_groups)
+        n_rated = np.bincount(enc.group, weights=rated, minlength=enc.n_groups).astype(float)
         item_expected = V.conger_item_expected(
             ratings._nck, w, n_rated, enc.group, enc.item, enc.rater, enc.code, enc.n_items
         )

@@ -160,11 +160,6 @@ class Ratings:
         return self._enc.layout
 
     @property
-    def items(self) -> pd.Index:
-        """Item labels."""
-        return self._enc.items
-
-    @property
     def raters(self) -> pd.Index | None:
         """Rater labels (``None`` for a counts table)."""
         return self._enc.raters

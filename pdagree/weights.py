@@ -118,8 +118,9 @@ def _user_matrix(weights: Any, categories: pd.Index) -> FloatArray:
         missing = [c for c in categories if c not in weights.index or c not in weights.columns]
         if missing:
             raise ValueError(
-                f"the `weights` DataFrame must have every category as a row and a column; "
-                f"missing {list(missing)[:5]}. Label it with the categories {list(categories)[:8]}."
+                "the `weights` DataFrame must have every category as a row and a column; "
+                f"missing {list(missing)[:5]}. Label it with the categories "
+                f"{list(categories)[:8]}."
             )
         labels: list[Hashable] = list(categories)
         matrix = weights.loc[labels, labels].to_numpy(dtype=np.float64)

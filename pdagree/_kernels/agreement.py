@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._typing import FloatArray, IntArray
+from .._typing import FloatArray, IntArray, as_float
 from ._segment import segment_sum
 
 __all__ = [
@@ -66,7 +66,7 @@ def observed_components(
     total = np.bincount(group, weights=np.where(pairable, a, 0.0), minlength=n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
         observed = total / n_pairable
-    return observed, n_pairable
+    return as_float(observed), as_float(n_pairable)
 
 
 def fleiss_expected(

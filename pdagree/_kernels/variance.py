@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._typing import FloatArray, IntArray
+from .._typing import FloatArray, IntArray, as_float
 from .agreement import item_agreement, rater_proportions
 
 __all__ = [
@@ -34,7 +34,7 @@ def fleiss_item_expected(
     r = nik.sum(axis=-1)
     pi_w = pi @ ((weights + weights.T) / 2.0)  # (G, K), symmetric so orientation is moot
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (nik * pi_w[group]).sum(axis=-1) / r
+        return as_float((nik * pi_w[group]).sum(axis=-1) / r)
 
 
 def gwet_item_expected(
@@ -45,7 +45,7 @@ def gwet_item_expected(
     r = nik.sum(axis=-1)
     scale = weights.sum() / (k * (k - 1.0))
     with np.errstate(invalid="ignore", divide="ignore"):
-        return scale * (nik * (1.0 - pi[group])).sum(axis=-1) / r
+        return as_float(scale * (nik * (1.0 - pi[group])).sum(axis=-1) / r)
 
 
 def conger_item_expected(
@@ -79,7 +79,7 @@ def conger_item_expected(
         term = (n_rated[g] / n_g[g, rater]) * (wv[g, rater, code] - base[g, rater])
         per_item = np.bincount(item, weights=term, minlength=n_items)
         total = base.sum(axis=-1)[group] + per_item
-        return total / (c * (c - 1.0))[group]
+        return as_float(total / (c * (c - 1.0))[group])
 
 
 def linearised_variance(
@@ -112,4 +112,4 @@ def linearised_variance(
         total = np.bincount(group, weights=sq, minlength=n_groups)
         f = n / population
         var = (1.0 - f) / (n * (n - 1.0)) * total
-    return var, n
+    return as_float(var), as_float(n)
