@@ -16,6 +16,7 @@ from ._warnings import PdagreeWarning, UndefinedStatisticWarning
 from .accessor import AgreeAccessor
 from .ratings import Ratings
 from .results import Coefficient
+from .spa import spa_variance
 
 __all__ = [
     "AgreeAccessor",
@@ -24,6 +25,7 @@ __all__ = [
     "Ratings",
     "UndefinedStatisticWarning",
     "datasets",
+    "spa_variance",
 ]
 
 __version__ = "0.1.0.dev0"

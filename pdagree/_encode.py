@@ -83,11 +83,18 @@ class Encoded:
 
     @property
     def values(self) -> FloatArray | None:
-        """The categories as numbers when they are numeric, else ``None``."""
-        if pd.api.types.is_numeric_dtype(self.categories.dtype) and not pd.api.types.is_bool_dtype(
-            self.categories.dtype
-        ):
-            return np.asarray(self.categories, dtype=np.float64)
+        """The categories as numbers when they are numeric, else ``None``.
+
+        Labels read through an object array (wide and long frames) give an object Index; it
+        counts as numeric when every category is a real number (booleans are not numbers).
+        """
+        cats = self.categories
+        if pd.api.types.is_bool_dtype(cats.dtype):
+            return None
+        if pd.api.types.is_numeric_dtype(cats.dtype) or pd.api.types.infer_dtype(
+            cats, skipna=False
+        ) in ("integer", "floating", "mixed-integer-float"):
+            return np.asarray(cats, dtype=np.float64)
         return None
 
 

@@ -86,6 +86,18 @@ def check_resamples(n_resamples: int) -> int:
     return int(n_resamples)
 
 
+def check_options(
+    name: str, method: str, n_resamples: int, population: float, level: float | None
+) -> None:
+    """Validate inference options at the public boundary, whether or not they are used."""
+    check_method(method, name)
+    if method == "bootstrap":
+        check_resamples(n_resamples)
+    check_population(population)
+    if level is not None:
+        check_confidence_level(level)
+
+
 def check_population(population: float) -> float:
     value = float(population)
     if not value > 0:
@@ -127,6 +139,12 @@ def analytic(
     var, n = V.linearised_variance(
         nik, w, enc.group, enc.n_groups, value, expected, item_expected, population
     )
+    if np.isfinite(population) and np.any(n > population):
+        raise ValueError(
+            f"`N` (the population size) must be at least the number of rated items "
+            f"({int(n.max())}); got {population!r}. N counts the items the sample was "
+            "drawn from."
+        )
     return value, np.sqrt(var), n
 
 
@@ -250,13 +268,18 @@ def summarise(
     population = check_population(population)
     if chosen == "analytic":
         value, se, n = analytic(ratings, method_name, kwargs, population)
-        with np.errstate(invalid="ignore"):
+        with np.errstate(invalid="ignore", divide="ignore"):
             df = n - 1.0
             t = stats.t.ppf(1.0 - (1.0 - level) / 2.0, df)
             low = value - t * se
             high = np.minimum(1.0, value + t * se)
             p = _p_value(value / se, df, alternative)
     elif chosen == "large-sample":
+        if np.isfinite(population):
+            raise ValueError(
+                "`N` (finite-population correction) applies to method='analytic' only; the "
+                "large-sample variance of Fleiss, Cohen & Everitt (1969) has none."
+            )
         value, se, se0, n = large_sample(ratings, kwargs)
         z = stats.norm.ppf(1.0 - (1.0 - level) / 2.0)
         low, high = value - z * se, value + z * se
@@ -298,52 +321,52 @@ def _p_value(z: FloatArray, df: FloatArray | None, alternative: str) -> FloatArr
 
 # ---------------------------------------------------------------------------- interpretation
 
-SCALES: dict[str, list[tuple[float, str]]] = {
-    # Landis & Koch (1977), Biometrics 33(1), p. 165.
+# Each band: (upper bound, whether the bound belongs to the band, label); values above the last
+# bound fall in the last band.
+SCALES: dict[str, list[tuple[float, bool, str]]] = {
+    # Landis & Koch (1977), Biometrics 33(1), p. 165: < 0 poor, 0.00-0.20 slight, 0.21-0.40
+    # fair, 0.41-0.60 moderate, 0.61-0.80 substantial, 0.81-1.00 almost perfect.
     "landis-koch": [
-        (0.0, "poor"),
-        (0.20, "slight"),
-        (0.40, "fair"),
-        (0.60, "moderate"),
-        (0.80, "substantial"),
-        (1.0, "almost perfect"),
+        (0.0, False, "poor"),
+        (0.20, True, "slight"),
+        (0.40, True, "fair"),
+        (0.60, True, "moderate"),
+        (0.80, True, "substantial"),
+        (1.0, True, "almost perfect"),
     ],
-    # Altman (1991), Practical Statistics for Medical Research, p. 404.
+    # Altman (1991), Practical Statistics for Medical Research, p. 404: < 0.20 poor,
+    # 0.21-0.40 fair, 0.41-0.60 moderate, 0.61-0.80 good, 0.81-1.00 very good.
     "altman": [
-        (0.20, "poor"),
-        (0.40, "fair"),
-        (0.60, "moderate"),
-        (0.80, "good"),
-        (1.0, "very good"),
+        (0.20, True, "poor"),
+        (0.40, True, "fair"),
+        (0.60, True, "moderate"),
+        (0.80, True, "good"),
+        (1.0, True, "very good"),
     ],
-    # Fleiss (1981), Statistical Methods for Rates and Proportions, p. 218.
-    "fleiss": [(0.40, "poor"), (0.75, "fair to good"), (1.0, "excellent")],
+    # Fleiss (1981), Statistical Methods for Rates and Proportions, p. 218: below 0.40 poor,
+    # 0.40-0.75 fair to good, above 0.75 excellent.
+    "fleiss": [(0.40, False, "poor"), (0.75, True, "fair to good"), (1.0, True, "excellent")],
+    # Krippendorff (2004), Content Analysis, 2nd ed., p. 241: rely on alpha >= .800, draw
+    # tentative conclusions for .667 <= alpha < .800, discard data below .667.
+    "krippendorff": [
+        (0.667, False, "unreliable"),
+        (0.800, False, "tentative"),
+        (1.0, True, "reliable"),
+    ],
 }
 
 
 def interpret(value: float, scale: str) -> str:
     """The band ``value`` falls in on ``scale``; see :meth:`Coefficient.interpret`."""
-    if np.isnan(value):
-        return "undefined"
-    if scale == "krippendorff":
-        # Krippendorff (2004), Content Analysis, 2nd ed., p. 241: rely on alpha >= .800,
-        # draw tentative conclusions for .667 <= alpha < .800, discard data below .667.
-        if value >= 0.800:
-            return "reliable"
-        if value >= 0.667:
-            return "tentative"
-        return "unreliable"
     if scale not in SCALES:
         raise ValueError(
             "`scale` must be one of 'landis-koch', 'altman', 'fleiss', 'krippendorff'; got "
             f"{scale!r}."
         )
+    if np.isnan(value):
+        return "undefined"
     bands = SCALES[scale]
-    if scale == "landis-koch" and value < 0:
-        return "poor"
-    for upper, label in bands:
-        if scale == "landis-koch" and upper == 0.0:
-            continue
-        if value <= upper:
+    for upper, inclusive, label in bands:
+        if value < upper or (inclusive and value == upper):
             return label
-    return bands[-1][1]
+    return bands[-1][2]

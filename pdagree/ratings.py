@@ -57,6 +57,9 @@ def coefficient(func: Callable[..., Any]) -> Callable[..., Any]:
         from . import inference
 
         level = options.pop("confidence_level")
+        inference.check_options(
+            name, options["method"], options["n_resamples"], options["N"], level
+        )
         if level is not None:
             summary = inference.summarise(
                 self,
@@ -70,7 +73,11 @@ def coefficient(func: Callable[..., Any]) -> Callable[..., Any]:
                 for key, column in summary.items():
                     result[key] = column
             else:
-                result.__dict__.update({k: float(v[0]) for k, v in summary.items()})
+                # ``p_value`` stays the method; the number is shown by ``to_frame()``.
+                result.__dict__.update(
+                    {k: float(v[0]) for k, v in summary.items() if k != "p_value"}
+                )
+                result.__dict__["_p_value"] = float(summary["p_value"][0])
         if isinstance(result, Coefficient):
             result.__dict__["_source"] = (self, name, call)
         return result
@@ -581,6 +588,258 @@ class Ratings:
             )
         return self._finish("bias", observed, e_pi, value=value, extra=extra)
 
+    @coefficient
+    def spa(
+        self,
+        weights: str | Sequence[float] | np.ndarray[Any, Any] | pd.Series = "flat",
+        *,
+        p: pd.Series | dict[Hashable, float] | None = None,
+    ) -> Result:
+        """Sparse Probability of Agreement (SPA): agreement when not every rater rated every item.
+
+        ``SPA = sum_i k_i P_i / sum_i k_i`` over the items with ``n_i >= 2`` labels, where
+        ``P_i = sum_k n_ik (n_ik - 1) / (n_i (n_i - 1))`` is the share of agreeing pairs among
+        item ``i``'s labels and ``k_i`` its weight. If labels are missing at random, SPA is an
+        unbiased estimate of the agreement the complete data would have had, for every
+        weighting that depends on ``n_i`` only; the weighting changes its variance. Rater
+        identity is not used, so all three layouts work. The per-item ``P_i``, ``n_i`` and
+        weights are in :meth:`spa_items`.
+
+        Parameters
+        ----------
+        weights : str, array-like or Series, default "flat"
+            ``"flat"`` (``k = 1``: with complete data this is :meth:`observed`, Fleiss'
+            ``P̄``), ``"annotations"`` (``k = n``: one minus Krippendorff's nominal observed
+            disagreement ``D_o``), ``"annotations_m1"`` (``k = n - 1``, the paper's
+            recommendation), ``"edges"`` (``k = n (n - 1) / 2``, the number of label pairs),
+            ``"inv_var"`` (``1 / Var[P_i | n]`` for labels uniform over the categories; it
+            gives the same SPA as ``"edges"``) or ``"inv_var_class"`` (``1 / Var[P_i | n]``
+            for labels drawn from the category distribution ``p``); see
+            :func:`pdagree.spa_variance`. Or one weight per item: an array in the order of
+            the frame's rows (for a long frame, the rows of :meth:`spa_items`), or a Series
+            indexed by item. Weights of items with fewer than two labels are ignored.
+        p : Series or dict, optional
+            ``"inv_var_class"`` only: the probability of each category (indexed by category,
+            summing to 1, covering every observed category). Default: the pooled
+            distribution of all labels, single-label items included (per group with
+            ``by=``). Estimating ``p`` from the same data makes SPA very slightly biased; a
+            fixed ``p`` keeps it unbiased.
+
+        Returns
+        -------
+        Coefficient or DataFrame
+            SPA as a float, with ``observed`` equal to it and ``expected`` 0 (SPA is not
+            chance-corrected), ``weighting`` (the scheme's name or ``"custom"``),
+            ``n_items`` (items with two or more labels), ``n_ignored`` (items with fewer),
+            ``sum_weights`` and, for ``"inv_var_class"``, ``p`` (the distribution used). With
+            ``by=``, one row per group.
+
+        Raises
+        ------
+        ValueError
+            An unknown scheme; per-item weights of the wrong length, missing, negative or
+            infinite on an item with two or more labels; a ``p`` that does not sum to 1, has
+            negative entries or leaves out an observed category.
+        TypeError
+            ``p`` with a scheme other than ``"inv_var_class"``, or arguments of the wrong type.
+
+        Warns
+        -----
+        UndefinedStatisticWarning
+            When no item has two labels (or their weights sum to 0); the value is nan.
+
+        Notes
+        -----
+        For ``n`` labels drawn independently from ``p``, ``P_i`` is a U-statistic with
+        ``E[P_i] = theta = sum_k p_k^2`` and ``Var[P_i | n] = 2 / (n (n - 1)) (2 (n - 2)
+        zeta1 + zeta2)``, ``zeta1 = sum_k p_k^3 - theta^2``, ``zeta2 = theta (1 - theta)``.
+        If ``p`` puts all its mass on one category every variance is 0 and the weights are
+        equal.
+
+        References
+        ----------
+        Nørregaard, J. & Derczynski, L. (2023). Sparse Probability of Agreement.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdagree
+        >>> long = pd.DataFrame({
+        ...     "item": [1, 1, 1, 2, 2, 3],
+        ...     "coder": ["a", "b", "c", "a", "c", "b"],
+        ...     "tag": ["x", "x", "y", "y", "y", "x"],
+        ... })
+        >>> r = long.agree(item="item", rater="coder", label="tag")
+        >>> r.spa()
+        <spa 0.6667: A_o=0.6667, A_e=0.0000, n_items=2, n_raters=3>
+        >>> s = r.spa("annotations_m1")
+        >>> round(float(s), 4), s.weighting, s.n_items, s.n_ignored
+        (0.5556, 'annotations_m1', 2, 1)
+        >>> r.spa_items("edges")
+              n_labels  agreement  weight
+        item
+        1            3   0.333333     3.0
+        2            2   1.000000     1.0
+        3            1        NaN     0.0
+        """
+        from .spa import spa_result
+
+        return spa_result(self, weights, p)
+
+    def spa_items(
+        self,
+        weights: str | Sequence[float] | np.ndarray[Any, Any] | pd.Series = "flat",
+        p: pd.Series | dict[Hashable, float] | None = None,
+    ) -> pd.DataFrame:
+        """Per item, what :meth:`spa` averages: ``n_labels``, ``agreement`` and ``weight``.
+
+        ``agreement`` is ``P_i`` (nan for items with fewer than two labels) and ``weight`` the
+        item's weight under ``weights`` and ``p`` (as in :meth:`spa`; 0 for items that do not
+        count), so ``(agreement * weight).sum() / weight.sum()`` is SPA. Indexed like
+        :meth:`items`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdagree
+        >>> wide = pd.DataFrame({"a": ["x", "y", "x"], "b": ["x", "y", None],
+        ...                      "c": ["y", "y", None]})
+        >>> wide.agree.spa_items("annotations")
+           n_labels  agreement  weight
+        0         3   0.333333     3.0
+        1         3   1.000000     3.0
+        2         1        NaN     0.0
+        """
+        from .spa import spa_items_frame
+
+        return spa_items_frame(self, weights, p)
+
+    @coefficient
+    def alpha(
+        self,
+        level: str
+        | np.ndarray[Any, Any]
+        | pd.DataFrame
+        | Callable[[FloatArray, FloatArray], FloatArray] = "nominal",
+    ) -> Result:
+        """Krippendorff's alpha for nominal, ordinal, interval or ratio data, or a custom metric.
+
+        ``alpha = 1 - D_o / D_e``: one minus the ratio of observed to expected disagreement
+        among the *pairable* values, those of items with two or more ratings (items with fewer
+        do not count, so missing ratings are allowed). Works on wide, long and counts frames.
+
+        Parameters
+        ----------
+        level : {"nominal", "ordinal", "interval", "ratio"}, (K, K) array, DataFrame or callable
+            The metric ``delta2_ck``, the squared difference between values ``c`` and ``k``.
+            ``"nominal"`` (the default) for unordered labels; ``"ordinal"`` for ordered ones
+            (the category order: an ordered Categorical's, ``categories=[...]`` or sorted);
+            ``"interval"`` and ``"ratio"`` for numeric labels (``"ratio"``: non-negative
+            values with an absolute zero). A (K, K) matrix gives ``delta2`` over the
+            categories in order (a DataFrame is aligned on its labels): symmetric, non-negative,
+            0 on the diagonal. A callable ``delta2(c, k)`` takes two float arrays of the same
+            shape (category values; positions ``0..K-1`` when labels are not numeric) and
+            returns ``delta2`` elementwise.
+
+        Returns
+        -------
+        Coefficient or DataFrame
+            alpha as a float, named ``"alpha[<level>]"`` (``"alpha[custom]"`` for a matrix or
+            callable), with ``observed = 1 - D_o`` and ``expected = 1 - D_e`` (so
+            ``(observed - expected) / (1 - expected)`` is alpha), ``observed_disagreement``
+            ``D_o``, ``expected_disagreement`` ``D_e``, ``n_items`` (pairable items) and
+            ``n_values`` (pairable values ``n``). With ``by=``, one row per group.
+
+        Raises
+        ------
+        ValueError
+            An unknown level name; ``"interval"`` or ``"ratio"`` on labels that are not
+            numbers, or ``"ratio"`` on negative values; a matrix of the wrong shape, not
+            symmetric, with a non-zero diagonal, negative or non-finite entries; a callable
+            that is not 0 on equal values or not symmetric.
+        TypeError
+            ``level`` of another type.
+
+        Warns
+        -----
+        UndefinedStatisticWarning
+            When no item has two ratings, or ``D_e = 0`` (every pairable value is the same,
+            which the warning reports as ``A_e = 1``); the value is nan.
+
+        Notes
+        -----
+        With ``n_uc`` the ratings of item ``u`` in category ``c``, ``m_u = sum_c n_uc >= 2``,
+        coincidences ``o_ck = sum_u (number of c-k pairs in u) / (m_u - 1)`` and marginals
+        ``n_c = sum_k o_ck``, ``n = sum_c n_c`` (Krippendorff 2011):
+
+        ``D_o = (1 / n) sum_ck o_ck delta2_ck`` and
+        ``D_e = 1 / (n (n - 1)) sum_ck n_c n_k delta2_ck``, with
+
+        - nominal: ``delta2_ck = [c != k]``;
+        - ordinal: ``delta2_ck = (sum_{g=c..k} n_g - (n_c + n_k) / 2)^2``, rank sums over the
+          pooled frequencies ``n_g`` of the pairable values in category order;
+        - interval: ``(c - k)^2``; ratio: ``((c - k) / (c + k))^2``.
+
+        Krippendorff's ordinal metric is not Gwet's ``weights="ordinal"``: Gwet's weights
+        depend only on how many categories lie between ``c`` and ``k``, while Krippendorff's
+        distances depend on how many *values* were observed between them, so a rarely used
+        category in between barely separates its neighbours, and unused categories do not
+        count at all. Ordinal alpha equals interval alpha on the mid-ranks
+        ``M_c = sum_{g<=c} n_g - n_c / 2``.
+
+        Nominal, ordinal and interval alpha take O(E log E) time and O(E) memory for ``E``
+        annotations, with no (K, K) matrix: hundreds of thousands of distinct numeric values
+        are fine. Ratio and custom metrics have no closed form; they sum ``delta2`` exactly
+        over every pair of distinct values within each item and each group, in bounded
+        chunks: memory stays O(E), time grows with the square of the distinct values per
+        group. The default level is nominal (the ``krippendorff`` package defaults to
+        interval, which is wrong for labels).
+
+        References
+        ----------
+        Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Departmental
+        Papers (ASC) 43, University of Pennsylvania.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> import pdagree
+        >>> nan = np.nan
+        >>> df = pd.DataFrame({  # Krippendorff (2011): 4 observers, 12 units, 1..5
+        ...     "A": [1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],
+        ...     "B": [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],
+        ...     "C": [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],
+        ...     "D": [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan],
+        ... })
+        >>> a = df.agree.alpha()
+        >>> a.name, round(float(a), 3), a.n_items, a.n_values
+        ('alpha[nominal]', 0.743, 11, 40.0)
+        >>> [round(float(df.agree.alpha(level)), 3) for level in ("ordinal", "interval", "ratio")]
+        [0.815, 0.849, 0.797]
+        """
+        from ._kernels import alpha as KA
+        from .levels import metric_for
+
+        enc = self._enc
+        metric, label = metric_for(level, enc.categories, enc.values)
+        parts = KA.alpha_components(
+            enc.item, enc.code, enc.weight, enc.group, enc.n_groups, enc.n_categories, metric
+        )
+        d_o, d_e = parts.observed_disagreement, parts.expected_disagreement
+        return self._finish(
+            f"alpha[{label}]",
+            1.0 - d_o,
+            1.0 - d_e,
+            value=KA.alpha_from_disagreement(d_o, d_e),
+            n_items=parts.n_items,
+            extra={
+                "observed_disagreement": d_o,
+                "expected_disagreement": d_e,
+                "n_values": parts.n_values,
+            },
+        )
+
     # ------------------------------------------------------------------ breakdowns
 
     def _item_index(self) -> pd.Index:
@@ -751,9 +1010,9 @@ class Ratings:
     def report(self) -> pd.DataFrame:
         """Every coefficient that applies to these ratings, one row each.
 
-        Counts tables give observed agreement, Bennett's S and Fleiss' kappa; with rater
-        identity Conger's and Light's kappa and the annotator bias are added, and with exactly
-        two raters Scott's pi and Cohen's kappa. With ``by=``, the index is (group...,
+        Counts tables give observed agreement, Bennett's S, Fleiss' kappa and Gwet's AC1;
+        with rater identity Conger's and Light's kappa and the annotator bias are added, and
+        with exactly two raters Scott's pi and Cohen's kappa. With ``by=``, the index is (group...,
         coefficient).
 
         Examples
@@ -761,7 +1020,7 @@ class Ratings:
         >>> import pdagree
         >>> pdagree.datasets.load("fleiss1971").agree.report().round(3)  # doctest: +SKIP
         """
-        methods: list[str] = ["observed", "bennett", "fleiss"]
+        methods: list[str] = ["observed", "bennett", "fleiss", "gwet"]
         if self._enc.raters is not None:
             if self._enc.n_raters == 2:
                 methods += ["scott", "cohen"]

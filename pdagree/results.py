@@ -244,6 +244,8 @@ class Coefficient(float):
                 continue
             if isinstance(val, (int, float, str, bool)) or val is None:
                 out[key] = val
+        if "_p_value" in self.__dict__:
+            out["p_value"] = self.__dict__["_p_value"]
         return out
 
     def to_frame(self) -> pd.DataFrame:

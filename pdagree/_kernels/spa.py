@@ -83,7 +83,8 @@ def pooled_distribution(nik: FloatArray, group: IntArray, n_groups: int) -> Floa
     totals = np.bincount(key, weights=nik.ravel(), minlength=n_groups * k).reshape(n_groups, k)
     n = totals.sum(axis=-1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return totals / n
+        out: FloatArray = totals / n
+    return out
 
 
 def class_moments(p: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -210,10 +211,10 @@ def spa_components(
     counts = n >= 2
     weight = np.where(counts, item_weight, 0.0)
     weighted = np.where(counts, weight * np.where(counts, agreement, 0.0), 0.0)
-    sum_weights = np.bincount(group, weights=weight, minlength=n_groups)
-    total = np.bincount(group, weights=weighted, minlength=n_groups)
-    n_counting = np.bincount(group, weights=counts.astype(np.float64), minlength=n_groups)
-    n_ignored = np.bincount(group, weights=(~counts).astype(np.float64), minlength=n_groups)
+    sum_weights = np.bincount(group, weights=weight, minlength=n_groups).astype(np.float64)
+    total = np.bincount(group, weights=weighted, minlength=n_groups).astype(np.float64)
+    n_counting = np.bincount(group, weights=counts, minlength=n_groups).astype(np.float64)
+    n_ignored = np.bincount(group, weights=~counts, minlength=n_groups).astype(np.float64)
     defined = sum_weights > 0
     value = np.where(defined, total / np.where(defined, sum_weights, 1.0), np.nan)
     return value, sum_weights, n_counting, n_ignored

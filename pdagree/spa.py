@@ -1,0 +1,429 @@
+"""Sparse Probability of Agreement: the public boundary (validation and label alignment).
+
+The arithmetic is in :mod:`pdagree._kernels.spa`; this module checks the user's
+``weights=`` and ``p=``, aligns per-item weights and category distributions on labels, and
+wraps the kernel's components as results. :meth:`pdagree.Ratings.spa` and
+:meth:`pdagree.Ratings.spa_items` call it; :func:`spa_variance` is public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from ._kernels import spa as K
+from ._typing import FloatArray
+
+if TYPE_CHECKING:
+    from .ratings import Ratings, Result
+
+__all__ = ["WEIGHTINGS", "spa_variance"]
+
+#: The weighting schemes of :meth:`pdagree.Ratings.spa`, by name.
+WEIGHTINGS: tuple[str, ...] = K.SCHEMES
+
+_SHOWN = 5
+# How far the probabilities in ``p`` may sum from 1 (rounding in the user's arithmetic).
+_SUM_TOLERANCE = 1e-8
+
+
+def _fmt(values: Sequence[Any]) -> str:
+    shown = list(values[:_SHOWN])
+    return repr(shown)[:-1] + (", ...]" if len(values) > _SHOWN else "]")
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _probabilities(p: object) -> tuple[FloatArray, pd.Index | None]:
+    """``p`` as a float vector (and its labels when it has them), checked."""
+    labels: pd.Index | None
+    if isinstance(p, Mapping):
+        p = pd.Series(dict(p), dtype=object)
+    if isinstance(p, pd.DataFrame):
+        raise TypeError(
+            "`p` must be one probability per category (a Series indexed by category); got a "
+            "DataFrame. Select one column, e.g. `frame['share']`."
+        )
+    if isinstance(p, pd.Series):
+        labels = pd.Index(p.index)
+        if labels.has_duplicates:
+            raise ValueError(
+                f"`p` must give each category once; categories "
+                f"{_fmt(list(labels[labels.duplicated()]))} appear more than once. Aggregate the "
+                "duplicates first."
+            )
+        raw: Any = p.to_numpy(dtype=object, na_value=np.nan)
+    else:
+        labels = None
+        raw = p
+    try:
+        values = np.asarray(raw, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"`p` must hold probabilities (numbers); got {p!r}. Pass a Series of numbers "
+            "indexed by category, e.g. `labels.value_counts(normalize=True)`."
+        ) from None
+    if values.ndim != 1 or values.size == 0:
+        raise ValueError(
+            f"`p` must be a non-empty 1-d set of probabilities, one per category; got shape "
+            f"{values.shape}."
+        )
+    if not np.isfinite(values).all():
+        where = np.flatnonzero(~np.isfinite(values))
+        bad = list(labels[where]) if labels is not None else where.tolist()
+        raise ValueError(
+            f"`p` must hold finite probabilities; got {_fmt(values[where].tolist())} for "
+            f"{'categories' if labels is not None else 'positions'} {_fmt(bad)}. Give every "
+            "category a probability (0 is allowed)."
+        )
+    if (values < 0).any():
+        where = np.flatnonzero(values < 0)
+        bad = list(labels[where]) if labels is not None else where.tolist()
+        raise ValueError(
+            f"`p` must not be negative; got {_fmt(values[where].tolist())} for "
+            f"{'categories' if labels is not None else 'positions'} {_fmt(bad)}. Use "
+            "proportions between 0 and 1."
+        )
+    total = float(values.sum())
+    if abs(total - 1.0) > _SUM_TOLERANCE:
+        raise ValueError(
+            f"`p` must sum to 1; its probabilities sum to {total!r}. Normalise it, e.g. "
+            "`p / p.sum()`."
+        )
+    return values / total, labels
+
+
+def _observed_categories(ratings: Ratings) -> pd.Index:
+    used = ratings._nik.sum(axis=0) > 0
+    return ratings.categories[used]
+
+
+def _user_distribution(ratings: Ratings, p: object) -> tuple[FloatArray, pd.Index]:
+    """A user's ``p`` over categories: the probability vector and its category labels."""
+    if not isinstance(p, (pd.Series, Mapping)):
+        raise TypeError(
+            "`p` must be a Series of probabilities indexed by category (or a dict), e.g. "
+            f"`labels.value_counts(normalize=True)`; got {type(p).__name__}."
+        )
+    values, labels = _probabilities(p)
+    if labels is None:  # pragma: no cover - a Series or Mapping always has labels
+        raise TypeError("`p` needs category labels.")
+    observed = _observed_categories(ratings)
+    missing = observed[~observed.isin(labels)]
+    if len(missing):
+        raise ValueError(
+            f"`p` has no probability for the observed categories {_fmt(list(missing))}; its "
+            f"categories are {_fmt(list(labels))}. Give every category in the data a "
+            "probability (0 is allowed)."
+        )
+    return values, labels
+
+
+def _scheme(weights: str) -> K.Scheme:
+    if weights not in K.SCHEMES:
+        choices = ", ".join(repr(s) for s in K.SCHEMES)
+        raise ValueError(
+            f"`weights` must be one of {choices}, or per-item weights (an array in item "
+            f"order or a Series indexed by item); got {weights!r}."
+        )
+    return weights
+
+
+def _align_series(ratings: Ratings, weights: pd.Series) -> FloatArray:
+    """Per-item weights from a Series indexed by item label (nan where an item is absent)."""
+    if weights.index.has_duplicates:
+        dup = weights.index[weights.index.duplicated()].unique()
+        raise ValueError(
+            f"`weights` must give each item one weight; items {_fmt(list(dup))} appear more "
+            "than once in its index. Drop or aggregate the duplicates."
+        )
+    full = ratings._item_index()
+    items = ratings._enc.items
+    levels = weights.index.nlevels
+    if levels == full.nlevels:
+        target = full
+    elif levels == items.nlevels:
+        target = items
+    elif levels < full.nlevels:
+        # e.g. weights indexed by item alone while items are (group..., item)
+        leading: Any = list(range(full.nlevels - levels))
+        target = full.droplevel(leading)
+    else:
+        raise ValueError(
+            f"`weights` has a {levels}-level index but items are identified by "
+            f"{full.nlevels} level(s) {list(full.names)}; index the weights by item."
+        )
+    aligned = weights.reindex(target)
+    try:
+        return aligned.to_numpy(dtype=np.float64, na_value=np.nan)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"`weights` must hold numbers; got values of dtype {weights.dtype}. Pass "
+            "numeric weights, one per item."
+        ) from None
+
+
+def _custom_weights(ratings: Ratings, weights: object) -> FloatArray:
+    n_items = ratings.n_items
+    if isinstance(weights, pd.DataFrame):
+        raise TypeError(
+            "`weights` must be a scheme name or one weight per item; got a DataFrame. "
+            "Select one column, e.g. `frame['weight']`."
+        )
+    if isinstance(weights, pd.Series):
+        k = _align_series(ratings, weights)
+    else:
+        try:
+            k = np.asarray(weights, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"`weights` must be a scheme name ({', '.join(repr(s) for s in K.SCHEMES)}) "
+                f"or numeric per-item weights; got {type(weights).__name__}."
+            ) from None
+        if k.ndim != 1 or len(k) != n_items:
+            raise ValueError(
+                f"`weights` must give one weight per item: {n_items} in the order of the "
+                "frame's rows (the rows of `spa_items()` for a long frame); got shape "
+                f"{k.shape}. Or pass a Series indexed by item."
+            )
+    n = ratings._nik.sum(axis=1)
+    counts = n >= 2
+    index = ratings._item_index()
+    missing = counts & np.isnan(k)
+    if missing.any():
+        raise ValueError(
+            f"`weights` has no weight for {int(missing.sum())} items with two or more labels, "
+            f"e.g. {_fmt(list(index[missing]))}; give every such item a finite weight (items "
+            "with fewer than two labels may be left out)."
+        )
+    bad = counts & (~np.isfinite(k) | (k < 0))
+    if bad.any():
+        raise ValueError(
+            f"`weights` must be finite and non-negative on items with two or more labels; got "
+            f"{_fmt(k[bad].tolist())} for items {_fmt(list(index[bad]))}. Use weights >= 0."
+        )
+    return np.where(counts, k, 0.0)
+
+
+def _item_weights(
+    ratings: Ratings, weights: object, p: object
+) -> tuple[FloatArray, str, FloatArray | None, pd.Index | None]:
+    """Weight per item, the weighting's name, and for ``inv_var_class`` the ``p`` used."""
+    if weights is None:
+        weights = "flat"
+    if isinstance(weights, str):
+        scheme = _scheme(weights)
+    elif isinstance(weights, bytes):
+        raise TypeError(
+            f"`weights` must be a scheme name (a str) or one weight per item; got {weights!r}."
+        )
+    else:
+        if isinstance(weights, Mapping):
+            weights = pd.Series(dict(weights), dtype=object)
+        if p is not None:
+            raise TypeError(
+                "`p` applies only to weights='inv_var_class'; got per-item `weights`. Drop `p`."
+            )
+        return _custom_weights(ratings, weights), "custom", None, None
+    if p is not None and scheme != "inv_var_class":
+        raise TypeError(
+            f"`p` applies only to weights='inv_var_class'; got weights={scheme!r}. Drop `p` "
+            "or use weights='inv_var_class'."
+        )
+    enc = ratings._enc
+    nik = ratings._nik
+    n = nik.sum(axis=1)
+    dist: FloatArray | None = None
+    labels: pd.Index | None = None
+    if scheme == "inv_var":
+        zeta1, zeta2 = K.uniform_moments(enc.n_categories)
+        k = K.scheme_weights(n, scheme, np.asarray(zeta1), np.asarray(zeta2))
+    elif scheme == "inv_var_class":
+        if p is None:
+            dist = K.pooled_distribution(nik, enc.group, enc.n_groups)
+            labels = enc.categories
+        else:
+            values, labels = _user_distribution(ratings, p)
+            dist = np.broadcast_to(values, (enc.n_groups, len(values)))
+        z1, z2 = K.class_moments(dist)
+        k = K.scheme_weights(n, scheme, z1[enc.group], z2[enc.group])
+    else:
+        zero = np.zeros(1)
+        k = K.scheme_weights(n, scheme, zero, zero)
+    return k, scheme, dist, labels
+
+
+# --------------------------------------------------------------------------- results
+
+
+def spa_result(ratings: Ratings, weights: object = "flat", p: object = None) -> Result:
+    """:meth:`pdagree.Ratings.spa` (see there)."""
+    k, weighting, dist, labels = _item_weights(ratings, weights, p)
+    enc = ratings._enc
+    value, sum_weights, n_counting, n_ignored = K.spa_components(
+        ratings._nik, k, enc.group, enc.n_groups
+    )
+    members: dict[str, Any] = {
+        "weighting": weighting,
+        "n_ignored": int(n_ignored[0]),
+        "sum_weights": float(sum_weights[0]),
+    }
+    if dist is not None and labels is not None and enc.groups is None:
+        members["p"] = pd.Series(dist[0], index=labels, name="p")
+    result = ratings._finish(
+        "spa", value, np.zeros_like(value), value=value, n_items=n_counting, **members
+    )
+    if isinstance(result, pd.DataFrame):
+        result["n_ignored"] = n_ignored.astype(np.int64)
+        result["sum_weights"] = sum_weights
+        result["weighting"] = weighting
+    return result
+
+
+def spa_items_frame(ratings: Ratings, weights: object = "flat", p: object = None) -> pd.DataFrame:
+    """:meth:`pdagree.Ratings.spa_items` (see there)."""
+    k, _, _, _ = _item_weights(ratings, weights, p)
+    n, agreement = K.spa_item_agreement(ratings._nik)
+    return pd.DataFrame(
+        {
+            "n_labels": n.astype(np.int64),
+            "agreement": agreement,
+            "weight": np.where(n >= 2, k, 0.0),
+        },
+        index=ratings._item_index(),
+    )
+
+
+# --------------------------------------------------------------------------- spa_variance
+
+
+def _category_count(categories: object) -> int:
+    if isinstance(categories, (bool, np.bool_)):
+        raise TypeError(f"`categories` must be a number of categories; got {categories!r}.")
+    if isinstance(categories, (int, np.integer)):
+        c = int(categories)
+    elif isinstance(categories, (str, bytes)):
+        raise TypeError(
+            f"`categories` must be a number of categories or a list of them; got the string "
+            f"{categories!r}. Pass categories={len(categories)} or a list."
+        )
+    elif isinstance(categories, (Sequence, pd.Index, np.ndarray)):
+        listed = pd.Index(list(categories))
+        if listed.has_duplicates:
+            raise ValueError(
+                f"`categories` must not repeat a category; got "
+                f"{_fmt(list(listed[listed.duplicated()].unique()))} twice. List each once."
+            )
+        c = len(listed)
+    else:
+        raise TypeError(
+            f"`categories` must be a number of categories (an int) or a list of them; got "
+            f"{type(categories).__name__}."
+        )
+    if c < 1:
+        raise ValueError(
+            f"`categories` must be at least 1; got {c!r}. Pass the number of categories "
+            "labels can take."
+        )
+    return c
+
+
+def spa_variance(
+    n: Any,
+    *,
+    categories: int | Sequence[Hashable] | None = None,
+    p: Any = None,
+) -> Any:
+    """The variance of an item's agreement ``P_i`` given its number of labels ``n``.
+
+    The closed form behind the ``inv_var`` and ``inv_var_class`` weights of
+    :meth:`pdagree.Ratings.spa` (whose weights are ``1 / spa_variance(n_i, ...)``), for
+    labels drawn independently from a category distribution: uniform over ``categories``,
+    or ``p``. Vectorised over ``n``, so the weighting curves are one call away.
+
+    Parameters
+    ----------
+    n : int or array-like of int
+        Numbers of labels. Values below 2 give nan (an item needs two labels to have an
+        agreement).
+    categories : int or list, optional
+        The number of categories ``C`` (or the categories themselves), for labels uniform
+        over them.
+    p : array-like, Series or dict, optional
+        The category probabilities, non-negative and summing to 1.
+
+    Returns
+    -------
+    float, numpy.ndarray or pandas.Series
+        ``Var[P_i | n]``, the same shape as ``n`` (a Series keeps its index).
+
+    Raises
+    ------
+    TypeError
+        If neither or both of `categories` and `p` are given, or an argument has the
+        wrong type.
+    ValueError
+        If `n` holds a number that is not whole, `categories` is below 1, or `p` has
+        negative or non-finite entries or does not sum to 1.
+
+    Notes
+    -----
+    ``P_i`` is a U-statistic of degree 2 with kernel ``[x_a = x_b]``. With
+    ``theta = sum_k p_k^2`` (which is also ``E[P_i]``), ``zeta1 = sum_k p_k^3 - theta^2``
+    and ``zeta2 = theta (1 - theta)``::
+
+        Var[P_i | n] = 2 / (n (n - 1)) * (2 (n - 2) zeta1 + zeta2)
+
+    For ``p`` uniform over ``C`` categories ``zeta1 = 0``, so
+    ``Var = 2 (C - 1) / (C^2 n (n - 1))``: inverse-variance weights are then proportional
+    to the number of label pairs, the ``edges`` weights, for every ``C``. This corrects
+    the paper's printed variance sums (eq. 20-22), which are wrong for ``n >= 4``.
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2023). Sparse Probability of Agreement, section 5 and
+    appendices A and B.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pdagree
+    >>> pdagree.spa_variance(np.arange(1, 6), categories=2)
+    array([       nan, 0.25      , 0.08333333, 0.04166667, 0.025     ])
+    >>> pdagree.spa_variance(3, p=[0.5, 0.3, 0.2])
+    0.0889
+    """
+    if (categories is None) == (p is None):
+        raise TypeError(
+            "pass exactly one of `categories` (labels uniform over C categories) and `p` "
+            f"(category probabilities); got {'both' if p is not None else 'neither'}."
+        )
+    if p is not None:
+        values, _ = _probabilities(p)
+        zeta1, zeta2 = K.class_moments(values)
+    else:
+        zeta1, zeta2 = (np.asarray(z) for z in K.uniform_moments(_category_count(categories)))
+    index = n.index if isinstance(n, pd.Series) else None
+    try:
+        raw = n.to_numpy(dtype=np.float64, na_value=np.nan) if index is not None else n
+        counts = np.asarray(raw, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"`n` must be a number of labels or an array of them; got {n!r}."
+        ) from None
+    finite = counts[np.isfinite(counts)]
+    if (finite != np.round(finite)).any():
+        bad = np.unique(finite[finite != np.round(finite)])
+        raise ValueError(
+            f"`n` must hold whole numbers of labels; got {_fmt(bad.tolist())}. Round or drop them."
+        )
+    var = K.agreement_variance(counts, np.asarray(zeta1), np.asarray(zeta2))
+    if index is not None:
+        return pd.Series(var, index=index, name="variance")
+    if var.ndim == 0:
+        return float(var)
+    return var

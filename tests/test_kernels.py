@@ -1,0 +1,483 @@
+"""Batch equals loop for every kernel.
+
+Kernels take a group code per item (the flat group-offset layout that serves ``by=``, the
+bootstrap and the Dask reduction) or leading batch axes. For each one, calling it once on
+all groups must equal calling it on each group alone and stacking the answers. The registry
+at the end fails when a kernel is added without such a test.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pytest
+
+import pdagree._kernels
+from pdagree import _counts
+from pdagree._kernels import _segment, agreement, spa, variance
+
+IntArray = np.ndarray[Any, np.dtype[np.int64]]
+FloatArray = np.ndarray[Any, np.dtype[np.float64]]
+
+N_CATEGORIES = 4
+SEEDS = range(4)
+
+
+def close(a: Any, b: Any) -> None:
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-12, atol=1e-12, equal_nan=True)
+
+
+@dataclass
+class Data:
+    """Annotations of items that belong to groups, with the count tensors of all groups."""
+
+    group: IntArray  # per item
+    item: IntArray  # per annotation
+    rater: IntArray
+    code: IntArray
+    n_items: int
+    n_raters: int
+    n_groups: int
+
+    @property
+    def nik(self) -> FloatArray:
+        weight = np.ones(len(self.item))
+        return _counts.item_counts(self.item, self.code, weight, self.n_items, N_CATEGORIES)
+
+    @property
+    def nck(self) -> FloatArray:
+        return _counts.rater_counts(
+            self.group,
+            self.item,
+            self.rater,
+            self.code,
+            self.n_groups,
+            self.n_raters,
+            N_CATEGORIES,
+        )
+
+    @property
+    def confusions(self) -> FloatArray:
+        return _counts.pair_confusions(
+            self.group,
+            self.item,
+            self.rater,
+            self.code,
+            self.n_items,
+            self.n_groups,
+            self.n_raters,
+            N_CATEGORIES,
+        )
+
+    @property
+    def n_rated(self) -> FloatArray:
+        rated = (self.nik.sum(axis=-1) >= 1).astype(np.float64)
+        return np.bincount(self.group, weights=rated, minlength=self.n_groups)
+
+    def alone(self, g: int) -> Data:
+        """Group ``g`` as data of its own (one group, items renumbered)."""
+        items = np.flatnonzero(self.group == g)
+        renumber = np.full(self.n_items, -1)
+        renumber[items] = np.arange(len(items))
+        keep = self.group[self.item] == g
+        return Data(
+            group=np.zeros(len(items), dtype=np.int64),
+            item=renumber[self.item[keep]],
+            rater=self.rater[keep],
+            code=self.code[keep],
+            n_items=len(items),
+            n_raters=self.n_raters,
+            n_groups=1,
+        )
+
+    def items_of(self, g: int) -> IntArray:
+        return np.flatnonzero(self.group == g)
+
+
+def make(seed: int, n_items: int = 40, n_raters: int = 5, n_groups: int = 4) -> Data:
+    """Random incomplete ratings; groups in no particular order, some nearly empty."""
+    rng = np.random.default_rng(seed)
+    group = rng.integers(0, n_groups, size=n_items)
+    group[:n_groups] = np.arange(n_groups)  # every group has an item
+    group[-1] = n_groups - 1
+    present = rng.random((n_items, n_raters)) < rng.uniform(0.3, 0.9, size=n_raters)
+    # The last group: a single item rated by one rater (nothing pairable).
+    only = np.flatnonzero(group == n_groups - 1)
+    group[only[1:]] = 0
+    present[only[0]] = False
+    present[only[0], 0] = True
+    item, rater = np.nonzero(present)
+    # Skewed labels so that categories differ in prevalence.
+    code = rng.choice(N_CATEGORIES, size=len(item), p=[0.5, 0.3, 0.15, 0.05])
+    return Data(
+        group=group.astype(np.int64),
+        item=item.astype(np.int64),
+        rater=rater.astype(np.int64),
+        code=code.astype(np.int64),
+        n_items=n_items,
+        n_raters=n_raters,
+        n_groups=n_groups,
+    )
+
+
+def identity() -> FloatArray:
+    return np.eye(N_CATEGORIES)
+
+
+def quadratic() -> FloatArray:
+    k = np.arange(N_CATEGORIES, dtype=np.float64)
+    return 1.0 - (k[:, None] - k[None, :]) ** 2 / (N_CATEGORIES - 1) ** 2
+
+
+def asymmetric() -> FloatArray:
+    rng = np.random.default_rng(99)
+    w = rng.uniform(0, 1, size=(N_CATEGORIES, N_CATEGORIES))
+    np.fill_diagonal(w, 1.0)
+    return w
+
+
+WEIGHTS = {"identity": identity, "quadratic": quadratic, "asymmetric": asymmetric}
+
+
+@pytest.fixture(params=SEEDS)
+def data(request: pytest.FixtureRequest) -> Data:
+    return make(request.param)
+
+
+@pytest.fixture(params=list(WEIGHTS))
+def weights(request: pytest.FixtureRequest) -> FloatArray:
+    return WEIGHTS[request.param]()
+
+
+# ------------------------------------------------------------------------------- counts
+
+
+def test_item_counts_rows(data: Data) -> None:
+    nik = data.nik
+    for g in range(data.n_groups):
+        close(nik[data.items_of(g)], data.alone(g).nik)
+
+
+def test_rater_counts(data: Data) -> None:
+    nck = data.nck
+    for g in range(data.n_groups):
+        close(nck[g], data.alone(g).nck[0])
+
+
+def test_pair_confusions(data: Data) -> None:
+    confusions = data.confusions
+    for g in range(data.n_groups):
+        close(confusions[g], data.alone(g).confusions[0])
+
+
+def test_pair_confusions_by_hand(data: Data) -> None:
+    # Entry [g, a, b, k, l]: items of g that a put in k and b in l.
+    dense = np.full((data.n_items, data.n_raters), -1)
+    dense[data.item, data.rater] = data.code
+    expected = np.zeros_like(data.confusions)
+    for i in range(data.n_items):
+        for a in range(data.n_raters):
+            for b in range(data.n_raters):
+                if dense[i, a] >= 0 and dense[i, b] >= 0:
+                    expected[data.group[i], a, b, dense[i, a], dense[i, b]] += 1
+    close(data.confusions, expected)
+
+
+def test_segment_sum(data: Data) -> None:
+    nik = data.nik
+    out = _segment.segment_sum(nik, data.group, data.n_groups)
+    for g in range(data.n_groups):
+        close(out[g], nik[data.items_of(g)].sum(axis=0))
+    # Trailing axes of any shape.
+    x = np.arange(data.n_items * 6, dtype=np.float64).reshape(data.n_items, 2, 3)
+    out3 = _segment.segment_sum(x, data.group, data.n_groups)
+    for g in range(data.n_groups):
+        close(out3[g], x[data.items_of(g)].sum(axis=0))
+
+
+# ------------------------------------------------------------------- agreement kernels
+
+
+def test_chance_corrected_elementwise() -> None:
+    observed = np.array([[0.7, 1.0, 0.2], [0.5, np.nan, 0.9]])
+    expected = np.array([[0.545, 1.0, 0.4], [0.5, 0.3, 1.0 - 1e-15]])
+    batch = agreement.chance_corrected(observed, expected)
+    for idx in np.ndindex(observed.shape):
+        close(batch[idx], agreement.chance_corrected(observed[idx], expected[idx]))
+    close(batch[0, 0], (0.7 - 0.545) / (1 - 0.545))
+    assert np.isnan(batch[0, 1])  # A_e = 1
+    assert np.isnan(batch[1, 2])  # A_e = 1 up to rounding
+
+
+def test_item_agreement_leading_axes(data: Data, weights: FloatArray) -> None:
+    rng = np.random.default_rng(0)
+    nik = rng.integers(0, 4, size=(3, 7, N_CATEGORIES)).astype(np.float64)
+    r, a = agreement.item_agreement(nik, weights)
+    for g in range(3):
+        r_g, a_g = agreement.item_agreement(nik[g], weights)
+        close(r[g], r_g)
+        close(a[g], a_g)
+        for i in range(7):
+            close(a[g, i], agreement.item_agreement(nik[g, i], weights)[1])
+
+
+def test_observed_components(data: Data, weights: FloatArray) -> None:
+    observed, n = agreement.observed_components(data.nik, weights, data.group, data.n_groups)
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        o_g, n_g = agreement.observed_components(alone.nik, weights, alone.group, 1)
+        close(observed[g], o_g[0])
+        close(n[g], n_g[0])
+    assert np.isnan(observed[-1])  # the group with one rating
+    assert n[-1] == 0
+
+
+@pytest.mark.parametrize("kernel", [agreement.fleiss_expected, agreement.gwet_expected])
+def test_pooled_expected(data: Data, weights: FloatArray, kernel: Callable[..., Any]) -> None:
+    expected, pi = kernel(data.nik, weights, data.group, data.n_groups)
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        e_g, pi_g = kernel(alone.nik, weights, alone.group, 1)
+        close(expected[g], e_g[0])
+        close(pi[g], pi_g[0])
+
+
+def test_rater_proportions(data: Data) -> None:
+    p, active = agreement.rater_proportions(data.nck)
+    for g in range(data.n_groups):
+        p_g, active_g = agreement.rater_proportions(data.nck[g : g + 1])
+        close(p[g], p_g[0])
+        assert (active[g] == active_g[0]).all()
+
+
+def test_conger_expected(data: Data, weights: FloatArray) -> None:
+    expected, pbar, c = agreement.conger_expected(data.nck, weights)
+    for g in range(data.n_groups):
+        e_g, pbar_g, c_g = agreement.conger_expected(data.nck[g : g + 1], weights)
+        close(expected[g], e_g[0])
+        close(pbar[g], pbar_g[0])
+        close(c[g], c_g[0])
+    assert np.isnan(expected[-1])  # one active rater
+
+
+@pytest.mark.parametrize("pooled", [False, True])
+def test_pair_components(data: Data, weights: FloatArray, pooled: bool) -> None:
+    observed, expected, n_common = agreement.pair_components(
+        data.confusions, data.nck, weights, pooled
+    )
+    for g in range(data.n_groups):
+        o_g, e_g, n_g = agreement.pair_components(
+            data.confusions[g : g + 1], data.nck[g : g + 1], weights, pooled
+        )
+        close(observed[g], o_g[0])
+        close(expected[g], e_g[0])
+        close(n_common[g], n_g[0])
+
+
+def test_bennett_expected_has_no_data_axis() -> None:
+    # Chance agreement of S depends on the categories only: nothing to batch.
+    assert agreement.bennett_expected(identity()) == pytest.approx(1 / N_CATEGORIES)
+    assert agreement.bennett_expected(quadratic()) == pytest.approx(quadratic().mean())
+
+
+# -------------------------------------------------------------------- variance kernels
+
+
+@pytest.mark.parametrize(
+    ("pooled_kernel", "item_kernel"),
+    [
+        (agreement.fleiss_expected, variance.fleiss_item_expected),
+        (agreement.gwet_expected, variance.gwet_item_expected),
+    ],
+)
+def test_pooled_item_expected(
+    data: Data,
+    weights: FloatArray,
+    pooled_kernel: Callable[..., Any],
+    item_kernel: Callable[..., Any],
+) -> None:
+    _, pi = pooled_kernel(data.nik, weights, data.group, data.n_groups)
+    out = item_kernel(data.nik, weights, pi, data.group)
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        close(out[data.items_of(g)], item_kernel(alone.nik, weights, pi[g : g + 1], alone.group))
+
+
+def test_conger_item_expected(data: Data, weights: FloatArray) -> None:
+    out = variance.conger_item_expected(
+        data.nck,
+        weights,
+        data.n_rated,
+        data.group,
+        data.item,
+        data.rater,
+        data.code,
+        data.n_items,
+    )
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        out_g = variance.conger_item_expected(
+            alone.nck,
+            weights,
+            alone.n_rated,
+            alone.group,
+            alone.item,
+            alone.rater,
+            alone.code,
+            alone.n_items,
+        )
+        close(out[data.items_of(g)], out_g)
+
+
+@pytest.mark.parametrize("population", [np.inf, 100.0])
+@pytest.mark.parametrize("with_item_expected", [False, True])
+def test_linearised_variance(
+    data: Data, weights: FloatArray, population: float, with_item_expected: bool
+) -> None:
+    observed, _ = agreement.observed_components(data.nik, weights, data.group, data.n_groups)
+    expected, pi = agreement.fleiss_expected(data.nik, weights, data.group, data.n_groups)
+    value = agreement.chance_corrected(observed, expected)
+    item_expected = (
+        variance.fleiss_item_expected(data.nik, weights, pi, data.group)
+        if with_item_expected
+        else None
+    )
+    var, n = variance.linearised_variance(
+        data.nik, weights, data.group, data.n_groups, value, expected, item_expected, population
+    )
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        var_g, n_g = variance.linearised_variance(
+            alone.nik,
+            weights,
+            alone.group,
+            1,
+            value[g : g + 1],
+            expected[g : g + 1],
+            None if item_expected is None else item_expected[data.items_of(g)],
+            population,
+        )
+        close(var[g], var_g[0])
+        close(n[g], n_g[0])
+
+
+# ------------------------------------------------------------------------- SPA kernels
+
+
+def test_spa_item_agreement_leading_axes() -> None:
+    rng = np.random.default_rng(1)
+    nik = rng.integers(0, 4, size=(3, 7, N_CATEGORIES)).astype(np.float64)
+    n, p = spa.spa_item_agreement(nik)
+    for g in range(3):
+        n_g, p_g = spa.spa_item_agreement(nik[g])
+        close(n[g], n_g)
+        close(p[g], p_g)
+
+
+def test_pooled_distribution(data: Data) -> None:
+    out = spa.pooled_distribution(data.nik, data.group, data.n_groups)
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        close(out[g], spa.pooled_distribution(alone.nik, alone.group, 1)[0])
+
+
+def test_class_moments_leading_axes() -> None:
+    rng = np.random.default_rng(2)
+    p = rng.dirichlet(np.ones(N_CATEGORIES), size=(3, 5))
+    zeta1, zeta2 = spa.class_moments(p)
+    for idx in np.ndindex(3, 5):
+        z1, z2 = spa.class_moments(p[idx])
+        close(zeta1[idx], z1)
+        close(zeta2[idx], z2)
+
+
+def test_uniform_moments_has_no_data_axis() -> None:
+    uniform = np.full(N_CATEGORIES, 1 / N_CATEGORIES)
+    close(spa.uniform_moments(N_CATEGORIES), spa.class_moments(uniform))
+
+
+def test_agreement_variance_elementwise() -> None:
+    n = np.array([[1.0, 2.0, 3.0], [4.0, 7.0, 0.0]])
+    zeta1 = np.array([[0.0, 0.01, 0.02], [0.03, 0.0, 0.01]])
+    zeta2 = np.array([[0.25, 0.2, 0.1], [0.24, 0.0, 0.2]])
+    out = spa.agreement_variance(n, zeta1, zeta2)
+    for idx in np.ndindex(n.shape):
+        close(out[idx], spa.agreement_variance(n[idx], zeta1[idx], zeta2[idx]))
+
+
+@pytest.mark.parametrize("scheme", spa.SCHEMES)
+def test_scheme_weights_elementwise(scheme: spa.Scheme) -> None:
+    n = np.array([1.0, 2.0, 3.0, 5.0, 8.0, 2.0])
+    zeta1 = np.array([0.0, 0.01, 0.02, 0.0, 0.03, 0.0])
+    zeta2 = np.array([0.25, 0.2, 0.1, 0.0, 0.24, 0.2])
+    out = spa.scheme_weights(n, scheme, zeta1, zeta2)
+    for i in range(len(n)):
+        close(out[i], spa.scheme_weights(n[i : i + 1], scheme, zeta1[i : i + 1], zeta2[i : i + 1]))
+
+
+def test_spa_components(data: Data) -> None:
+    rng = np.random.default_rng(3)
+    item_weight = rng.uniform(0.5, 2.0, size=data.n_items)
+    out = spa.spa_components(data.nik, item_weight, data.group, data.n_groups)
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        out_g = spa.spa_components(alone.nik, item_weight[data.items_of(g)], alone.group, 1)
+        for a, b in zip(out, out_g, strict=True):
+            close(a[g], b[0])
+
+
+# ----------------------------------------------------------------------------- registry
+
+# Every public kernel and the test above that checks it batch against loop (or why it has
+# no batch axis).
+COVERED: dict[str, str] = {
+    "_segment.segment_sum": "test_segment_sum",
+    "agreement.chance_corrected": "test_chance_corrected_elementwise",
+    "agreement.item_agreement": "test_item_agreement_leading_axes",
+    "agreement.observed_components": "test_observed_components",
+    "agreement.fleiss_expected": "test_pooled_expected",
+    "agreement.gwet_expected": "test_pooled_expected",
+    "agreement.rater_proportions": "test_rater_proportions",
+    "agreement.conger_expected": "test_conger_expected",
+    "agreement.pair_components": "test_pair_components",
+    "agreement.bennett_expected": "test_bennett_expected_has_no_data_axis",
+    "variance.fleiss_item_expected": "test_pooled_item_expected",
+    "variance.gwet_item_expected": "test_pooled_item_expected",
+    "variance.conger_item_expected": "test_conger_item_expected",
+    "variance.linearised_variance": "test_linearised_variance",
+    "spa.spa_item_agreement": "test_spa_item_agreement_leading_axes",
+    "spa.pooled_distribution": "test_pooled_distribution",
+    "spa.class_moments": "test_class_moments_leading_axes",
+    "spa.uniform_moments": "test_uniform_moments_has_no_data_axis",
+    "spa.agreement_variance": "test_agreement_variance_elementwise",
+    "spa.scheme_weights": "test_scheme_weights_elementwise",
+    "spa.spa_components": "test_spa_components",
+}
+
+
+def public_kernels() -> list[str]:
+    names = []
+    for info in pkgutil.iter_modules(pdagree._kernels.__path__):
+        module = importlib.import_module(f"pdagree._kernels.{info.name}")
+        for name in getattr(module, "__all__", []):
+            if inspect.isfunction(getattr(module, name)):
+                names.append(f"{info.name}.{name}")
+    return names
+
+
+def test_every_kernel_has_a_batch_test() -> None:
+    missing = sorted(set(public_kernels()) - set(COVERED))
+    assert not missing, f"kernels without a batch-equals-loop test: {missing}"
+
+
+def test_registry_names_real_tests() -> None:
+    here = globals()
+    for kernel, test in COVERED.items():
+        assert test in here, f"{kernel}: no test named {test}"
+    assert set(COVERED) <= set(public_kernels())
