@@ -89,8 +89,12 @@ def check_resamples(n_resamples: int) -> int:
 def check_options(
     name: str, method: str, n_resamples: int, population: float, level: float | None
 ) -> None:
-    """Validate inference options at the public boundary, whether or not they are used."""
-    check_method(method, name)
+    """Validate inference options at the public boundary, whether or not they are used.
+
+    Whether the method applies to the coefficient is checked when an interval is asked for (the
+    default "analytic" must not make ``light()`` fail)."""
+    if level is not None or method != "analytic":
+        check_method(method, name)
     if method == "bootstrap":
         check_resamples(n_resamples)
     check_population(population)

@@ -20,7 +20,7 @@ import pytest
 
 import pdagree._kernels
 from pdagree import _counts
-from pdagree._kernels import _segment, agreement, spa, variance
+from pdagree._kernels import _segment, agreement, alpha, spa, variance
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
@@ -432,6 +432,123 @@ def test_spa_components(data: Data) -> None:
             close(a[g], b[0])
 
 
+
+# ----------------------------------------------------------------------- alpha kernels
+
+
+def alpha_metrics() -> dict[str, alpha.Metric]:
+    values = np.array([1.0, 2.0, 4.0, 8.0])[:N_CATEGORIES]
+    return {
+        "nominal": alpha.Nominal(),
+        "ordinal": alpha.Ordinal(),
+        "interval": alpha.Interval(values),
+        "ratio": alpha.Pairwise(alpha.ratio_delta2(values)),
+        "matrix": alpha.Pairwise(alpha.matrix_delta2(1.0 - quadratic())),
+    }
+
+
+@pytest.mark.parametrize("metric", list(alpha_metrics()))
+@pytest.mark.parametrize("budget", [alpha.DEFAULT_BUDGET, 5])
+def test_alpha_components(data: Data, metric: str, budget: int) -> None:
+    m = alpha_metrics()[metric]
+    weight = np.ones(len(data.item))
+    out = alpha.alpha_components(
+        data.item, data.code, weight, data.group, data.n_groups, N_CATEGORIES, m, budget
+    )
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        out_g = alpha.alpha_components(
+            alone.item,
+            alone.code,
+            np.ones(len(alone.item)),
+            alone.group,
+            1,
+            N_CATEGORIES,
+            m,
+            budget,
+        )
+        for a, b in zip(out, out_g, strict=True):
+            close(a[g], b[0])
+
+
+def test_alpha_components_long_segments() -> None:
+    # More distinct values per item and per group than the pairwise sums pair row by row.
+    rng = np.random.default_rng(5)
+    n_categories = 700
+    values = np.arange(1.0, n_categories + 1.0)
+    item = np.r_[np.zeros(600), np.repeat(np.arange(1, 41), 3)].astype(np.int64)
+    code = np.r_[rng.permutation(n_categories)[:600], rng.integers(0, n_categories, 120)]
+    group = np.r_[0, rng.integers(0, 2, 40)].astype(np.int64)
+    weight = np.ones(len(item))
+    m = alpha.Pairwise(alpha.ratio_delta2(values))
+    out = alpha.alpha_components(item, code, weight, group, 2, n_categories, m, budget=4096)
+    for g in range(2):
+        items = np.flatnonzero(group == g)
+        renumber = np.full(len(group), -1)
+        renumber[items] = np.arange(len(items))
+        keep = group[item] == g
+        out_g = alpha.alpha_components(
+            renumber[item[keep]],
+            code[keep],
+            weight[keep],
+            np.zeros(len(items), dtype=np.int64),
+            1,
+            n_categories,
+            m,
+            budget=4096,
+        )
+        for a, b in zip(out, out_g, strict=True):
+            close(a[g], b[0])
+
+
+def test_pairable_values_and_midranks(data: Data) -> None:
+    weight = np.ones(len(data.item))
+    pv = alpha.pairable_values(
+        data.item, data.code, weight, data.group, data.n_groups, N_CATEGORIES
+    )
+    ranks = alpha.midranks(pv)
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        pv_g = alpha.pairable_values(
+            alone.item, alone.code, np.ones(len(alone.item)), alone.group, 1, N_CATEGORIES
+        )
+        close(pv.n_items[g], pv_g.n_items[0])
+        close(pv.n_values[g], pv_g.n_values[0])
+        rows = pv.value_group == g
+        close(pv.value_code[rows], pv_g.value_code)
+        close(pv.value_count[rows], pv_g.value_count)
+        close(ranks[rows], alpha.midranks(pv_g))
+        entries = data.group[pv.item] == g
+        close(pv.code[entries], pv_g.code)
+        close(pv.count[entries], pv_g.count)
+
+
+def test_alpha_from_disagreement_elementwise() -> None:
+    observed = np.array([[0.25, 0.0, 0.3], [np.nan, 0.1, 0.2]])
+    expected = np.array([[1.0, 0.0, 0.6], [0.5, np.nan, 0.4]])
+    out = alpha.alpha_from_disagreement(observed, expected)
+    for idx in np.ndindex(observed.shape):
+        close(out[idx], alpha.alpha_from_disagreement(observed[idx], expected[idx]))
+
+
+@pytest.mark.parametrize(
+    "factory",
+    [
+        lambda: alpha.ratio_delta2(np.array([0.0, 1.0, 2.0, 5.0])),
+        lambda: alpha.matrix_delta2(1.0 - quadratic()),
+    ],
+)
+def test_delta2_elementwise(factory: Callable[[], alpha.Delta2]) -> None:
+    delta2 = factory()
+    a = np.arange(N_CATEGORIES)[:, None]
+    b = np.arange(N_CATEGORIES)[None, :]
+    table = delta2(a, b)
+    for i in range(N_CATEGORIES):
+        for j in range(N_CATEGORIES):
+            close(table[i, j], delta2(np.array([i]), np.array([j]))[0])
+    close(np.diag(table), np.zeros(N_CATEGORIES))
+
+
 # ----------------------------------------------------------------------------- registry
 
 # Every public kernel and the test above that checks it batch against loop (or why it has
@@ -458,6 +575,12 @@ COVERED: dict[str, str] = {
     "spa.agreement_variance": "test_agreement_variance_elementwise",
     "spa.scheme_weights": "test_scheme_weights_elementwise",
     "spa.spa_components": "test_spa_components",
+    "alpha.alpha_components": "test_alpha_components",
+    "alpha.pairable_values": "test_pairable_values_and_midranks",
+    "alpha.midranks": "test_pairable_values_and_midranks",
+    "alpha.alpha_from_disagreement": "test_alpha_from_disagreement_elementwise",
+    "alpha.ratio_delta2": "test_delta2_elementwise",
+    "alpha.matrix_delta2": "test_delta2_elementwise",
 }
 
 
