@@ -252,6 +252,17 @@ class Ratings:
         return enc
 
     def _require_two_raters(self, method: str, alternatives: str) -> None:
+        enc = self._enc
+        if enc.raters is None and method == "scott":
+            # A counts table has no rater identity; Scott's pi needs none, only that no item
+            # has more than two ratings.
+            most = int(self._nik.sum(axis=1).max())
+            if most > 2:
+                raise ValueError(
+                    f"`scott()` is defined for two ratings per item; the counts table has items "
+                    f"with up to {most}. Use {alternatives} for more."
+                )
+            return
         enc = self._require_raters(method)
         if enc.n_raters != 2:
             raise ValueError(
@@ -377,8 +388,8 @@ class Ratings:
         >>> import pandas as pd
         >>> import pdagree
         >>> df = pd.DataFrame({"a": ["x", "x", "y"], "b": ["x", "y", "y"], "c": ["x", "x", "y"]})
-        >>> round(float(df.agree.observed()), 4)
-        0.5556
+        >>> round(float(df.agree.observed()), 4)  # items agree 1, 1/3 and 1
+        0.7778
         """
         name, _, observed = self._weighted("observed", weights)
         return self._finish(name, observed, np.zeros_like(observed))
@@ -487,7 +498,7 @@ class Ratings:
         --------
         >>> import pdagree
         >>> round(float(pdagree.datasets.load("fleiss1971").agree.gwet()), 4)
-        0.4527
+        0.4479
         """
         name, w, observed = self._weighted("gwet", weights)
         enc = self._enc
@@ -933,7 +944,7 @@ class Ratings:
         --------
         >>> import pdagree
         >>> table = pdagree.datasets.load("artstein_poesio2005_four").agree.pairwise()
-        >>> round(table.loc["Alice", "Bill"], 3)
+        >>> round(float(table.loc["Alice", "Bill"]), 3)
         0.348
         """
         methods = ("cohen", "scott", "observed", "n_items")

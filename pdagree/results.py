@@ -193,7 +193,7 @@ class Coefficient(float):
         >>> r = pdagree.datasets.load("fleiss1971").agree.fleiss()
         >>> low, high = r.confidence_interval()
         >>> round(low, 3), round(high, 3)
-        (0.317, 0.543)
+        (0.319, 0.541)
         """
         from .inference import ConfidenceInterval
 
@@ -253,8 +253,9 @@ class Coefficient(float):
 
         >>> Coefficient(0.5, name="demo", observed=0.75, expected=0.5, n_items=4, n_raters=2,
         ...             n_categories=2, categories=("a", "b")).to_frame()
-              value  observed  expected  n_items  n_raters  n_categories
-        demo    0.5      0.75       0.5        4         2             2
+                     value  observed  expected  n_items  n_raters  n_categories
+        coefficient
+        demo           0.5      0.75       0.5        4         2             2
         """
         row = self._scalar_members()
         name = row.pop("name")

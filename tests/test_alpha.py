@@ -117,9 +117,7 @@ def test_irrcac_raw4raters() -> None:
 def test_irrcac_distrib_6raters_counts() -> None:
     """A counts table: irrCAC README krippen.alpha.dist 0.4204384; weighting.html with
     quadratic.weights(1:5) 0.259511 (a (K, K) matrix of squared score differences)."""
-    table = pd.DataFrame(
-        ref.IRRCAC_DISTRIB_6RATERS, columns=ref.IRRCAC_DISTRIB_6RATERS_CATEGORIES
-    )
+    table = pd.DataFrame(ref.IRRCAC_DISTRIB_6RATERS, columns=ref.IRRCAC_DISTRIB_6RATERS_CATEGORIES)
     ratings = table.agree(layout="counts")
     nominal = ref.IRRCAC_DISTRIB_6RATERS_EXPECTED["krippendorff"]["value"]
     quadratic = ref.IRRCAC_DISTRIB_6RATERS_QUADRATIC_EXPECTED["krippendorff"]["value"]
@@ -253,8 +251,10 @@ def test_scale_invariances(data: st.DataObject) -> None:
 def test_wide_long_counts(level: str, data: st.DataObject) -> None:
     wide = data.draw(reliability_data())
     base = wide.agree.alpha(level)
-    long = wide.rename_axis("unit").reset_index().melt(
-        id_vars="unit", var_name="coder", value_name="value"
+    long = (
+        wide.rename_axis("unit")
+        .reset_index()
+        .melt(id_vars="unit", var_name="coder", value_name="value")
     )
     from_long = long.agree(item="unit", rater="coder", label="value").alpha(level)
     counts = wide.agree().counts()
@@ -341,7 +341,9 @@ def test_callable_on_labels_gets_positions() -> None:
 def test_ordinal_uses_frequencies_not_positions() -> None:
     """Krippendorff's ordinal metric depends on how many values lie between two categories;
     an unused category in between changes nothing, unlike a rank-based distance."""
-    wide = pd.DataFrame({"a": ["lo", "mid", "hi", "lo", "hi"], "b": ["lo", "hi", "hi", "mid", "lo"]})
+    wide = pd.DataFrame(
+        {"a": ["lo", "mid", "hi", "lo", "hi"], "b": ["lo", "hi", "hi", "mid", "lo"]}
+    )
     three = wide.agree(categories=["lo", "mid", "hi"]).alpha("ordinal")
     four = wide.agree(categories=["lo", "mid", "unused", "hi"]).alpha("ordinal")
     assert_same(three, four)
@@ -390,7 +392,9 @@ def test_undefined_group_is_nan() -> None:
     with pytest.warns(pdagree.UndefinedStatisticWarning, match=re.escape(message)):
         table = wide.agree(by="site").alpha("ratio")
     assert np.isnan(table.loc["y", "value"])
-    assert table.loc["x", "value"] == pytest.approx(float(wide[:2].drop(columns="site").agree.alpha("ratio")))
+    assert table.loc["x", "value"] == pytest.approx(
+        float(wide[:2].drop(columns="site").agree.alpha("ratio"))
+    )
 
 
 # --------------------------------------------------------------------------- errors
@@ -514,7 +518,9 @@ def test_bad_callable() -> None:
 
 
 def test_bootstrap_interval_and_no_analytic() -> None:
-    a = KRIPP.agree.alpha("interval", confidence_level=0.9, method="bootstrap", n_resamples=200, rng=0)
+    a = KRIPP.agree.alpha(
+        "interval", confidence_level=0.9, method="bootstrap", n_resamples=200, rng=0
+    )
     assert a.low < float(a) < a.high
     message = "no analytic variance is available for `alpha`; use method='bootstrap'."
     with pytest.raises(ValueError, match=re.escape(message)):
@@ -559,11 +565,19 @@ def test_kernel_batch_equals_loop(seed: int, budget: int) -> None:
             keep = np.isin(item, items)
             local = np.searchsorted(items, item[keep])
             alone = KA.alpha_components(
-                local, code[keep], weight[keep], np.zeros(len(items), dtype=np.int64), 1, k,
-                metric, budget,
+                local,
+                code[keep],
+                weight[keep],
+                np.zeros(len(items), dtype=np.int64),
+                1,
+                k,
+                metric,
+                budget,
             )
             for got, want in zip(batch, alone, strict=True):
-                np.testing.assert_allclose(got[g], want[0], rtol=1e-10, equal_nan=True, err_msg=name)
+                np.testing.assert_allclose(
+                    got[g], want[0], rtol=1e-10, equal_nan=True, err_msg=name
+                )
 
 
 def brute_force(

@@ -55,9 +55,7 @@ def random_wide(
     while True:
         # Skewed category probabilities, different per rater, so pi and kappa differ.
         probs = rng.dirichlet(np.ones(n_categories), size=n_raters)
-        codes = np.stack(
-            [rng.choice(n_categories, size=n_items, p=p) for p in probs], axis=1
-        )
+        codes = np.stack([rng.choice(n_categories, size=n_items, p=p) for p in probs], axis=1)
         if all(len(set(codes[:, j])) >= 2 for j in range(n_raters)):
             break
     return pd.DataFrame(labels[codes], columns=[f"r{j}" for j in range(n_raters)])
@@ -182,8 +180,10 @@ def test_fort_skewed_table() -> None:
     # Slide 23 (second table) computes with intermediates cut to two decimals:
     # A_o = 0.68, A_e^pi = 0.5, pi = (0.68 - 0.5) / (1 - 0.5) = 0.36;
     # A_e^kappa = 0.49, kappa = (0.68 - 0.49) / (1 - 0.49) = 0.37.
-    a_o, e_pi, e_kappa = truncated(scott.observed), truncated(scott.expected), truncated(
-        cohen.expected
+    a_o, e_pi, e_kappa = (
+        truncated(scott.observed),
+        truncated(scott.expected),
+        truncated(cohen.expected),
     )
     assert (a_o, e_pi, e_kappa) == (0.68, 0.5, 0.49)
     assert truncated(cohen.observed) == 0.68
@@ -253,12 +253,12 @@ def test_irrcac_raw4raters(raw4raters: pdagree.Ratings, method: str, key: str) -
     assert result.expected == pytest.approx(published["pe"], abs=5e-8)
 
 
-@pytest.mark.parametrize(("method", "key"), [("fleiss", "fleiss"), ("bennett", "brennan_prediger")])
+@pytest.mark.parametrize(
+    ("method", "key"), [("fleiss", "fleiss"), ("bennett", "brennan_prediger")]
+)
 def test_irrcac_distrib_6raters(method: str, key: str) -> None:
     # irrCAC README (irrCAC 1.4), *.dist(distrib.6raters): 7 significant digits.
-    table = pd.DataFrame(
-        ref.IRRCAC_DISTRIB_6RATERS, columns=ref.IRRCAC_DISTRIB_6RATERS_CATEGORIES
-    )
+    table = pd.DataFrame(ref.IRRCAC_DISTRIB_6RATERS, columns=ref.IRRCAC_DISTRIB_6RATERS_CATEGORIES)
     published = ref.IRRCAC_DISTRIB_6RATERS_EXPECTED[key]
     result = getattr(table.agree(layout="counts"), method)()
     assert float(result) == pytest.approx(published["value"], abs=5e-8)
@@ -391,7 +391,8 @@ def test_expected_agreement_one_is_nan_with_warning(method: str) -> None:
 def test_no_item_with_two_ratings_is_nan_with_warning(method: str) -> None:
     wide = pd.DataFrame({"a": ["x", None, "y"], "b": [None, "y", None]})
     with pytest.warns(
-        pdagree.UndefinedStatisticWarning, match=r"no item has two or more ratings; the value is nan"
+        pdagree.UndefinedStatisticWarning,
+        match=r"no item has two or more ratings; the value is nan",
     ):
         result = getattr(wide.agree, method)()
     assert math.isnan(float(result))
@@ -409,6 +410,23 @@ def test_undefined_group_warns_and_names_it() -> None:
         result = wide.agree(by="g").fleiss()
     assert math.isnan(result.loc["u", "value"])
     assert result.loc["v", "value"] == pytest.approx(float(wide.iloc[2:, :2].agree.fleiss()))
+
+
+@pytest.mark.parametrize(
+    "method", ["observed", "bennett", "fleiss", "conger", "light", "bias", "scott", "cohen"]
+)
+def test_group_with_a_single_rater_is_nan_with_warning(method: str) -> None:
+    wide = pd.DataFrame(
+        {"a": ["x", "y", "x", "y"], "b": ["x", "y", None, None], "g": ["u", "u", "v", "v"]}
+    )
+    with pytest.warns(
+        pdagree.UndefinedStatisticWarning, match=r"in 1 of 2 groups \(e\.g\. \['v'\]\)"
+    ):
+        result = getattr(wide.agree(by="g"), method)()
+    assert np.isnan(result.loc["v", "value"])
+    assert result.loc["v", "n_raters"] == 1
+    assert result.loc["v", "n_items"] == 0
+    assert not np.isnan(result.loc["u", "value"])
 
 
 def test_defined_values_do_not_warn() -> None:
@@ -501,9 +519,7 @@ def test_nltk_s_ignores_declared_categories() -> None:
 def test_nltk_kappa_counts_degenerate_pairs_as_perfect() -> None:
     # Raters a and c use one label each and agree on every item: their kappa is 0/0.
     # nltk counts that pair as 1.0; pdagree leaves it out of Light's mean (it is undefined).
-    wide = pd.DataFrame(
-        {"a": ["x"] * 4, "b": ["x", "y", "x", "y"], "c": ["x"] * 4}
-    )
+    wide = pd.DataFrame({"a": ["x"] * 4, "b": ["x", "y", "x", "y"], "c": ["x"] * 4})
     task = annotation_task(wide)
     ratings = wide.agree()
     defined = [ratings.pairwise().loc["a", "b"], ratings.pairwise().loc["b", "c"]]

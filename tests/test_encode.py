@@ -19,9 +19,7 @@ from pdagree import datasets
 def melt(wide: pd.DataFrame, item: str = "item") -> pd.DataFrame:
     """The long form of a wide frame: one row per (item, rater), missing labels kept."""
     return (
-        wide.rename_axis(item)
-        .reset_index()
-        .melt(id_vars=item, var_name="coder", value_name="tag")
+        wide.rename_axis(item).reset_index().melt(id_vars=item, var_name="coder", value_name="tag")
     )
 
 
@@ -180,7 +178,9 @@ def test_counts_layout_with_by() -> None:
     assert list(grouped.categories) == ["N", "Y"]
     result = grouped.fleiss()
     for key, sub in counts.groupby(np.repeat([1, 2], 5)):
-        assert result.loc[key, "value"] == pytest.approx(float(sub.agree(layout="counts").fleiss()))
+        assert result.loc[key, "value"] == pytest.approx(
+            float(sub.agree(layout="counts").fleiss())
+        )
 
 
 def test_scott_accepts_counts_table() -> None:
@@ -192,6 +192,14 @@ def test_scott_accepts_counts_table() -> None:
     assert float(counts.agree(layout="counts").scott()) == pytest.approx(
         float(wide.agree.scott()), rel=1e-12
     )
+
+
+def test_scott_on_counts_table_with_more_than_two_ratings() -> None:
+    counts = datasets.load("fort2011_trains").agree.counts()
+    with pytest.raises(
+        ValueError, match=r"`scott\(\)` is defined for two ratings per item.*up to 4.*`fleiss\(\)`"
+    ):
+        counts.agree(layout="counts").scott()
 
 
 # ------------------------------------------------------------------------ categories rules
@@ -345,7 +353,8 @@ def test_long_frame_without_named_column(long: pd.DataFrame, param: str) -> None
 )
 def test_partial_layout_arguments(long: pd.DataFrame, given: dict[str, str], missing: str) -> None:
     with pytest.raises(
-        TypeError, match=r"a long frame needs `item`, `rater` and `label` together; got .*" + missing
+        TypeError,
+        match=r"a long frame needs `item`, `rater` and `label` together; got .*" + missing,
     ):
         long.agree(**given)
 
@@ -503,7 +512,9 @@ def test_infinite_counts(counts: pd.DataFrame) -> None:
 
 
 def test_non_numeric_counts(counts: pd.DataFrame) -> None:
-    with pytest.raises(TypeError, match=r"counts must be numbers; columns \['x'\] are not numeric"):
+    with pytest.raises(
+        TypeError, match=r"counts must be numbers; columns \['x'\] are not numeric"
+    ):
         counts.assign(x=["a", "b", "c"]).agree(layout="counts")
 
 
@@ -583,7 +594,9 @@ def test_rater_identity_on_counts_table(
 
 
 def test_contingency_unknown_rater(wide: pd.DataFrame) -> None:
-    with pytest.raises(ValueError, match=r"`b` must be one of the raters \['a', 'b', 'c'\]; got 'z'"):
+    with pytest.raises(
+        ValueError, match=r"`b` must be one of the raters \['a', 'b', 'c'\]; got 'z'"
+    ):
         wide.agree().contingency("a", "z")
 
 

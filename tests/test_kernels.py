@@ -30,7 +30,9 @@ SEEDS = range(4)
 
 
 def close(a: Any, b: Any) -> None:
-    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-12, atol=1e-12, equal_nan=True)
+    np.testing.assert_allclose(
+        np.asarray(a), np.asarray(b), rtol=1e-12, atol=1e-12, equal_nan=True
+    )
 
 
 @dataclass
@@ -430,7 +432,6 @@ def test_spa_components(data: Data) -> None:
         out_g = spa.spa_components(alone.nik, item_weight[data.items_of(g)], alone.group, 1)
         for a, b in zip(out, out_g, strict=True):
             close(a[g], b[0])
-
 
 
 # ----------------------------------------------------------------------- alpha kernels
