@@ -26,7 +26,7 @@ from scipy import stats
 from ._encode import Encoded
 from ._kernels import agreement as K
 from ._kernels import variance as V
-from ._typing import FloatArray
+from ._typing import FloatArray, IntArray
 
 if TYPE_CHECKING:
     from .ratings import Ratings
@@ -188,10 +188,13 @@ def large_sample(
 # ---------------------------------------------------------------------------- bootstrap
 
 
-def _resampled(enc: Encoded, rng: np.random.Generator, n_resamples: int) -> Encoded:
+def _resampled(
+    enc: Encoded, rng: np.random.Generator, n_resamples: int
+) -> tuple[Encoded, IntArray]:
     """``n_resamples`` item bootstrap replicates of ``enc`` as one encoding, replicate ``b``
     of group ``g`` being group ``b * n_groups + g``. Items are drawn with replacement within
-    their group from the items with at least one rating."""
+    their group from the items with at least one rating. Also returns, per replicate item, the
+    original item it copies."""
     n_ann_item = np.bincount(enc.item, minlength=enc.n_items)
     rated = np.flatnonzero(n_ann_item > 0)
     grp = enc.group[rated]
@@ -211,7 +214,7 @@ def _resampled(enc: Encoded, rng: np.random.Generator, n_resamples: int) -> Enco
     first = np.repeat(starts[pick] - np.r_[0, np.cumsum(counts)[:-1]], counts)
     ann = by_item[first + np.arange(total)]
     new_item = np.repeat(np.arange(len(pick), dtype=np.int64), counts)
-    return Encoded(
+    replica = Encoded(
         layout=enc.layout,
         items=pd.RangeIndex(len(pick)),
         raters=enc.raters,
@@ -224,6 +227,7 @@ def _resampled(enc: Encoded, rng: np.random.Generator, n_resamples: int) -> Enco
         groups=pd.RangeIndex(n_resamples * enc.n_groups),
         by=enc.by,
     )
+    return replica, pick
 
 
 def bootstrap_values(
@@ -240,12 +244,22 @@ def bootstrap_values(
     enc = ratings._enc
     per_replicate = max(int(enc.weight.size), 1)
     chunk = max(1, min(n_resamples, _CHUNK_ANNOTATIONS // per_replicate))
+    # Per-item SPA weights follow their items into the replicates.
+    item_weights = None
+    if method == "spa" and not (
+        kwargs.get("weights") is None or isinstance(kwargs["weights"], str)
+    ):
+        from .spa import _custom_weights
+
+        item_weights = _custom_weights(ratings, kwargs["weights"])
     out = []
     done = 0
     while done < n_resamples:
         size = min(chunk, n_resamples - done)
-        replica = Ratings(_resampled(enc, gen, size))
-        value, _, _ = replica._raw(method, kwargs)
+        replica_enc, origin = _resampled(enc, gen, size)
+        replica = Ratings(replica_enc)
+        call = kwargs if item_weights is None else {**kwargs, "weights": item_weights[origin]}
+        value, _, _ = replica._raw(method, call)
         out.append(value.reshape(size, enc.n_groups))
         done += size
     return np.concatenate(out, axis=0)

@@ -585,12 +585,12 @@ def brute_force(
 ) -> tuple[float, float]:
     """D_o and D_e from the coincidence matrix, straight from Krippendorff (2011)."""
     k = delta2.shape[0]
-    o = np.zeros((k, k))
-    for u in np.unique(item):
-        n_u = np.bincount(code[item == u], weights=weight[item == u], minlength=k)
-        m = n_u.sum()
-        if m >= 2:
-            o += (np.outer(n_u, n_u) - np.diag(n_u)) / (m - 1)
+    n_items = int(item.max()) + 1
+    table = np.zeros((n_items, k))
+    np.add.at(table, (item, code), weight)  # n_uc
+    m = table.sum(axis=1)
+    scale = np.where(m >= 2, 1.0 / np.where(m >= 2, m - 1.0, 1.0), 0.0)
+    o = table.T @ (scale[:, None] * table) - np.diag(scale @ table)
     n_c = o.sum(axis=1)
     n = n_c.sum()
     d_o = (o * delta2).sum() / n

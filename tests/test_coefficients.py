@@ -43,8 +43,6 @@ nltk_agreement = pytest.importorskip("nltk.metrics.agreement")
 inter_rater = pytest.importorskip("statsmodels.stats.inter_rater")
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
-FLEISS_ORDER = ["Depression", "Personality Disorder", "Schizophrenia", "Neurosis", "Other"]
-
 
 def random_wide(
     seed: int, n_items: int = 25, n_raters: int = 3, n_categories: int = 3

@@ -11,6 +11,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+import references as ref
 
 import pdagree
 from pdagree import datasets
@@ -147,8 +148,6 @@ def test_long_by_keeps_items_within_groups() -> None:
 
 
 def test_counts_layout_reads_fleiss_table() -> None:
-    import references as ref
-
     # Fleiss (1971), Table 1: patients x diagnoses, counts of 6 psychiatrists.
     table = pd.DataFrame(ref.FLEISS_1971_COUNTS, columns=ref.FLEISS_1971_CATEGORIES)
     ratings = table.agree(layout="counts")

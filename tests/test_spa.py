@@ -849,3 +849,14 @@ def test_bad_input(
 def test_weight_series_in_wrong_label_type_names_the_items(small: pd.DataFrame) -> None:
     with pytest.raises(ValueError, match=r"no weight for 2 items .* e\.g\. \['d1', 'd2'\]"):
         small.agree.spa(pd.Series([1.0, 1.0, 1.0], index=[0, 1, 2]))
+
+
+def test_bootstrap_carries_per_item_weights_with_their_items() -> None:
+    # Per-item weights equal to a named scheme's weights give the same replicates, so the
+    # same interval, as the scheme itself: each weight travels with its item.
+    frame = pdagree.datasets.load("crowd_sparse")
+    ratings = frame.agree(item="item", rater="annotator", label="label")
+    weights = ratings.spa_items("edges")["weight"].to_numpy()
+    custom = ratings.spa(weights).confidence_interval(method="bootstrap", n_resamples=200, rng=5)
+    named = ratings.spa("edges").confidence_interval(method="bootstrap", n_resamples=200, rng=5)
+    assert custom == named

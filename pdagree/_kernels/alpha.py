@@ -102,20 +102,20 @@ class PairableValues(NamedTuple):
     """The pairable values as sparse counts.
 
     Entries (one per item and category present, sorted by item then code): ``item``, ``code``,
-    ``count`` (``n_uc``), ``value_index`` (the entry's row in the value table). The value table
+    ``frequency`` (``n_uc``), ``value_index`` (the entry's row in the value table). The value table
     (one row per group and category present, sorted by group then code): ``value_group``,
-    ``value_code``, ``value_count`` (``n_gc``). Per item (every item): ``total`` (``m_u``),
+    ``value_code``, ``value_frequency`` (``n_gc``). Per item (every item): ``total`` (``m_u``),
     ``pairable`` and ``group``. Per group: ``n_items`` (pairable items) and ``n_values``
     (``n``).
     """
 
     item: IntArray
     code: IntArray
-    count: FloatArray
+    frequency: FloatArray
     value_index: IntArray
     value_group: IntArray
     value_code: IntArray
-    value_count: FloatArray
+    value_frequency: FloatArray
     total: FloatArray
     pairable: BoolArray
     group: IntArray
@@ -151,7 +151,7 @@ def pairable_values(
     >>> import numpy as np
     >>> pv = pairable_values(np.array([0, 0, 0, 1]), np.array([2, 0, 2, 1]),
     ...                      np.ones(4), np.array([0, 0]), 1, 3)
-    >>> pv.code.tolist(), pv.count.tolist(), pv.n_items.tolist(), pv.n_values.tolist()
+    >>> pv.code.tolist(), pv.frequency.tolist(), pv.n_items.tolist(), pv.n_values.tolist()
     ([0, 2], [1.0, 2.0], [1.0], [3.0])
     """
     n_items = len(group)
@@ -167,18 +167,18 @@ def pairable_values(
     value_key = group[e_item] * width + e_code
     values, value_index = np.unique(value_key, return_inverse=True)
     value_index = value_index.ravel().astype(np.int64)
-    value_count = np.bincount(value_index, weights=count, minlength=len(values))
+    value_frequency = np.bincount(value_index, weights=count, minlength=len(values))
     value_group = values // width
     n_pairable = np.bincount(group, weights=pairable.astype(np.float64), minlength=n_groups)
-    n_values = np.bincount(value_group, weights=value_count, minlength=n_groups)
+    n_values = np.bincount(value_group, weights=value_frequency, minlength=n_groups)
     return PairableValues(
         item=e_item.astype(np.int64),
         code=e_code.astype(np.int64),
-        count=count.astype(np.float64),
+        frequency=count.astype(np.float64),
         value_index=value_index,
         value_group=value_group.astype(np.int64),
         value_code=(values % width).astype(np.int64),
-        value_count=value_count.astype(np.float64),
+        value_frequency=value_frequency.astype(np.float64),
         total=total,
         pairable=pairable,
         group=group,
@@ -193,7 +193,7 @@ def midranks(pv: PairableValues) -> FloatArray:
     Krippendorff's ordinal ``delta2_ck = (sum_{g=c..k} n_g - (n_c + n_k) / 2)^2`` is
     ``(M_k - M_c)^2``, so ordinal alpha is interval alpha on these mid-ranks.
     """
-    counts = pv.value_count
+    counts = pv.value_frequency
     if len(counts) == 0:
         return np.zeros(0)
     cumulative = np.cumsum(counts)
@@ -211,7 +211,7 @@ def _segment_starts(segment: IntArray) -> IntArray:
     if len(segment) == 0:
         return np.zeros(0, dtype=np.int64)
     change = np.flatnonzero(segment[1:] != segment[:-1]) + 1
-    return np.r_[0, change].astype(np.int64)
+    return np.concatenate(([0], change)).astype(np.int64)
 
 
 def _spread(x: FloatArray, count: FloatArray, segment: IntArray, n_segments: int) -> FloatArray:
@@ -230,7 +230,8 @@ def _spread(x: FloatArray, count: FloatArray, segment: IntArray, n_segments: int
     moment = np.bincount(segment, weights=count * shifted, minlength=n_segments)
     mean = moment / np.where(weight > 0, weight, 1.0)
     deviation = shifted - mean[segment]
-    return np.bincount(segment, weights=count * deviation * deviation, minlength=n_segments)
+    spread = np.bincount(segment, weights=count * deviation * deviation, minlength=n_segments)
+    return spread.astype(np.float64)
 
 
 def _pair_rows(first: int, stop: IntArray, budget: int) -> Iterator[tuple[IntArray, IntArray]]:
@@ -340,12 +341,12 @@ def _quadratic(
     """Numerators ``sum_ck o_ck delta2_ck`` and ``sum_ck n_c n_k delta2_ck`` for squared
     differences of the coordinates ``x``: ``2 m sum n (x - xbar)^2 / (m - 1)`` per item."""
     n_items = len(pv.total)
-    spread_items = _spread(entry_x, pv.count, pv.item, n_items)
+    spread_items = _spread(entry_x, pv.frequency, pv.item, n_items)
     m = pv.total
     with np.errstate(invalid="ignore", divide="ignore"):
         per_item = np.where(pv.pairable, 2.0 * m * spread_items / (m - 1.0), 0.0)
-    observed = np.bincount(pv.group, weights=per_item, minlength=n_groups)
-    spread_groups = _spread(value_x, pv.value_count, pv.value_group, n_groups)
+    observed = np.bincount(pv.group, weights=per_item, minlength=n_groups).astype(np.float64)
+    spread_groups = _spread(value_x, pv.value_frequency, pv.value_group, n_groups)
     expected = 2.0 * pv.n_values * spread_groups
     return observed, expected
 
@@ -353,11 +354,11 @@ def _quadratic(
 def _nominal(pv: PairableValues, n_groups: int) -> tuple[FloatArray, FloatArray]:
     n_items = len(pv.total)
     m = pv.total
-    same = np.bincount(pv.item, weights=pv.count * pv.count, minlength=n_items)
+    same = np.bincount(pv.item, weights=pv.frequency * pv.frequency, minlength=n_items)
     with np.errstate(invalid="ignore", divide="ignore"):
         per_item = np.where(pv.pairable, (m * m - same) / (m - 1.0), 0.0)
-    observed = np.bincount(pv.group, weights=per_item, minlength=n_groups)
-    same_g = np.bincount(pv.value_group, weights=pv.value_count**2, minlength=n_groups)
+    observed = np.bincount(pv.group, weights=per_item, minlength=n_groups).astype(np.float64)
+    same_g = np.bincount(pv.value_group, weights=pv.value_frequency**2, minlength=n_groups)
     expected = pv.n_values**2 - same_g
     return observed, expected
 
@@ -367,12 +368,12 @@ def _pairwise(
 ) -> tuple[FloatArray, FloatArray]:
     n_items = len(pv.total)
     m = pv.total
-    pairs = _pair_sums(pv.item, pv.code, pv.count, n_items, delta2, budget)
+    pairs = _pair_sums(pv.item, pv.code, pv.frequency, n_items, delta2, budget)
     with np.errstate(invalid="ignore", divide="ignore"):
         per_item = np.where(pv.pairable, 2.0 * pairs / (m - 1.0), 0.0)
-    observed = np.bincount(pv.group, weights=per_item, minlength=n_groups)
+    observed = np.bincount(pv.group, weights=per_item, minlength=n_groups).astype(np.float64)
     expected = 2.0 * _pair_sums(
-        pv.value_group, pv.value_code, pv.value_count, n_groups, delta2, budget
+        pv.value_group, pv.value_code, pv.value_frequency, n_groups, delta2, budget
     )
     return observed, expected
 
