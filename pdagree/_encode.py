@@ -299,6 +299,13 @@ def _encode_wide(
             "the frame holds no ratings: every rating cell is missing. Agreement needs items "
             "rated by at least two raters."
         )
+    active = np.unique(rater)
+    if len(active) < 2:
+        raise ValueError(
+            f"agreement needs at least two raters with ratings; only "
+            f"{_fmt([cols[int(i)] for i in active])} of the rater columns {_fmt(cols)} has any. "
+            "Add ratings from another rater."
+        )
     code, cats = _encode_labels(values, categories, dtype_cats, "a rating cell")
     group, groups = _group_codes(df, by, len(df))
     return Encoded(
@@ -368,7 +375,9 @@ def _encode_long(
     uniq_pairs, counts = np.unique(pair, return_counts=True)
     if (counts > 1).any():
         dup = uniq_pairs[counts > 1]
-        shown = [(items[p // n_raters], raters[p % n_raters]) for p in dup[:_MAX_SHOWN]]
+        shown = list(
+            zip(items[dup // n_raters].tolist(), raters[dup % n_raters].tolist(), strict=True)
+        )
         raise ValueError(
             f"{len(dup)} (item, rater) pairs have more than one label, e.g. {_fmt(shown)}; "
             "keep one label per rater and item (drop duplicates or aggregate them first)."
@@ -421,6 +430,11 @@ def _encode_counts(
             f"counts must not be missing; {len(rows)} cells are NaN, e.g. at "
             f"{_fmt([(df.index[int(r)], cols[c]) for r, c in zip(rows, colpos, strict=True)])}. "
             "Use 0 for a category nobody chose."
+        )
+    if not np.isfinite(arr).all():
+        raise ValueError(
+            "counts must be finite; got infinite cells. A count is how many raters chose the "
+            "category for the item."
         )
     if (arr < 0).any():
         bad = np.unique(arr[arr < 0])

@@ -264,11 +264,19 @@ class Ratings:
                 )
             return
         enc = self._require_raters(method)
-        if enc.n_raters != 2:
+        # Raters without a rating (an empty column) do not count; with ``by=``, each group may
+        # have its own two raters.
+        active = self._nck.sum(axis=-1) > 0
+        per_group = active.sum(axis=-1)
+        if per_group.max() > 2:
+            raters = enc.raters if enc.raters is not None else pd.Index([])
+            worst = int(np.argmax(per_group))
+            names = list(raters[active[worst]][:6])
+            where = "" if enc.groups is None else f" in group {enc.groups[worst]!r}"
             raise ValueError(
-                f"`{method}()` is defined for exactly two raters; got {enc.n_raters} "
-                f"({list(enc.raters[:6]) if enc.raters is not None else []}). For more raters "
-                f"use {alternatives}, or select two with `raters=[...]`."
+                f"`{method}()` is defined for exactly two raters; got {int(per_group.max())}"
+                f"{where} ({names}). For more raters use {alternatives}, or select two with "
+                "`raters=[...]`."
             )
 
     @cached_property
@@ -331,7 +339,7 @@ class Ratings:
                 n_raters=int(n_raters[0]),
                 n_categories=enc.n_categories,
                 categories=tuple(enc.categories),
-                **{k: float(v[0]) for k, v in extra.items()},
+                **{k: v[0].item() for k, v in extra.items()},
                 **members,
             )
         columns: dict[str, Any] = {
@@ -528,7 +536,7 @@ class Ratings:
             mean_o = np.where(usable, observed, 0.0).sum(axis=(1, 2)) / n_pairs
             mean_e = np.where(usable, expected, 0.0).sum(axis=(1, 2)) / n_pairs
         return self._finish(
-            "light", mean_o, mean_e, value=value, extra={"n_pairs": n_pairs.astype(np.float64)}
+            "light", mean_o, mean_e, value=value, extra={"n_pairs": n_pairs.astype(np.int64)}
         )
 
     @coefficient
@@ -895,7 +903,7 @@ class Ratings:
             index: pd.Index = raters
             counts, props, keep = nck[0], p[0], active[0]
         else:
-            index = _cross_index(enc.groups, raters)
+            index = _cross_index(enc.groups, raters, "rater")
             counts = nck.reshape(-1, enc.n_categories)
             props = p.reshape(-1, enc.n_categories)
             keep = active.reshape(-1)
@@ -927,7 +935,7 @@ class Ratings:
         columns = pd.Index(enc.categories, name=b)
         if enc.groups is None:
             return pd.DataFrame(table[0], index=cats, columns=columns)
-        index = _cross_index(enc.groups, cats)
+        index = _cross_index(enc.groups, cats, "category")
         return pd.DataFrame(table.reshape(-1, enc.n_categories), index=index, columns=columns)
 
     def pairwise(
@@ -967,7 +975,7 @@ class Ratings:
             return pd.DataFrame(table[0], index=raters, columns=columns)
         return pd.DataFrame(
             table.reshape(-1, enc.n_raters),
-            index=_cross_index(enc.groups, raters),
+            index=_cross_index(enc.groups, raters, "rater"),
             columns=columns,
         )
 
@@ -1006,7 +1014,7 @@ class Ratings:
             "specific_agreement": specific.ravel(),
             "proportion": pi.ravel(),
         }
-        index = cats if enc.groups is None else _cross_index(enc.groups, cats)
+        index = cats if enc.groups is None else _cross_index(enc.groups, cats, "category")
         frame = pd.DataFrame(data, index=index)
         return frame
 
@@ -1054,7 +1062,7 @@ class Ratings:
 _REPORT_COLUMNS = ["value", "observed", "expected", "n_items", "n_raters", "n_categories"]
 
 
-def _cross_index(outer: pd.Index, inner: pd.Index) -> pd.MultiIndex:
+def _cross_index(outer: pd.Index, inner: pd.Index, default: str) -> pd.MultiIndex:
     """All (outer..., inner) pairs, outer-major, keeping the level names."""
     outer_frame = (
         outer.to_frame(index=False)

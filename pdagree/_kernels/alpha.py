@@ -101,12 +101,12 @@ Metric = Nominal | Ordinal | Interval | Pairwise
 class PairableValues(NamedTuple):
     """The pairable values as sparse counts.
 
-    Entries (one per item and category present, sorted by item then code): ``item``, ``code``,
-    ``frequency`` (``n_uc``), ``value_index`` (the entry's row in the value table). The value table
-    (one row per group and category present, sorted by group then code): ``value_group``,
-    ``value_code``, ``value_frequency`` (``n_gc``). Per item (every item): ``total`` (``m_u``),
-    ``pairable`` and ``group``. Per group: ``n_items`` (pairable items) and ``n_values``
-    (``n``).
+    Entries (one per item and category present, sorted by item then code): ``item``,
+    ``code``, ``frequency`` (``n_uc``), ``value_index`` (the entry's row in the value table).
+    The value table (one row per group and category present, sorted by group then code):
+    ``value_group``, ``value_code``, ``value_frequency`` (``n_gc``). Per item (every item):
+    ``total`` (``m_u``), ``pairable`` and ``group``. Per group: ``n_items`` (pairable items)
+    and ``n_values`` (``n``).
     """
 
     item: IntArray
