@@ -35,7 +35,8 @@ __all__ = ["INTERVAL_METHODS", "SCALES", "ConfidenceInterval", "interpret"]
 
 Method = Literal["analytic", "large-sample", "bootstrap"]
 INTERVAL_METHODS = ("analytic", "large-sample", "bootstrap")
-_ANALYTIC = ("observed", "bennett", "fleiss", "scott", "gwet", "conger", "cohen")
+_ANALYTIC = ("observed", "bennett", "fleiss", "scott", "gwet", "conger", "cohen", "alpha")
+_MAX_ANALYTIC_ALPHA_CATEGORIES = 2000
 _DEFAULT_RESAMPLES = 2000
 _CHUNK_ANNOTATIONS = 5_000_000
 
@@ -121,6 +122,8 @@ def analytic(
     """Value, Gwet's standard error and the number of rated items, per group."""
     value, _, expected = ratings._raw(method, kwargs)
     enc = ratings._enc
+    if method == "alpha":
+        return _alpha_analytic(ratings, kwargs, value, population)
     nik = ratings._nik
     w, _ = ratings._weights(kwargs.get("weights"))
     item_expected: FloatArray | None
@@ -150,6 +153,57 @@ def analytic(
             "drawn from."
         )
     return value, np.sqrt(var), n
+
+
+def _alpha_analytic(
+    ratings: Ratings, kwargs: dict[str, Any], value: FloatArray, population: float
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Gwet's variance of alpha, through its agreement-weight form ``w = 1 - delta2 / max``."""
+    enc = ratings._enc
+    if kwargs.get("weights") is not None:
+        w, _ = ratings._weights(kwargs["weights"])
+    else:
+        w = _alpha_weights(ratings, kwargs.get("level", "nominal"))
+    var, _ = V.weighted_alpha_variance(ratings._nik, w, enc.group, enc.n_groups, population)
+    rated = (ratings._nik.sum(axis=1) >= 1).astype(np.float64)
+    n = np.bincount(enc.group, weights=rated, minlength=enc.n_groups).astype(np.float64)
+    if np.isfinite(population) and np.any(n > population):
+        raise ValueError(
+            f"`N` (the population size) must be at least the number of rated items "
+            f"({int(n.max())}); got {population!r}. N counts the items the sample was "
+            "drawn from."
+        )
+    return value, np.sqrt(var), n
+
+
+def _alpha_weights(ratings: Ratings, level: Any) -> FloatArray:
+    """``w = 1 - delta2 / max(delta2)`` over the categories, for a fixed metric."""
+    from ._kernels import alpha as KA
+    from .levels import metric_for
+
+    enc = ratings._enc
+    k = enc.n_categories
+    metric, label = metric_for(level, enc.categories, enc.values)
+    if isinstance(metric, KA.Ordinal) or k > _MAX_ANALYTIC_ALPHA_CATEGORIES:
+        why = (
+            "ordinal distances depend on the observed frequencies"
+            if isinstance(metric, KA.Ordinal)
+            else f"it has {k} distinct values (more than {_MAX_ANALYTIC_ALPHA_CATEGORIES})"
+        )
+        raise ValueError(
+            f"no analytic variance is available for `alpha[{label}]` here: {why}; use "
+            "method='bootstrap'."
+        )
+    if isinstance(metric, KA.Nominal):
+        return np.eye(k)
+    codes = np.arange(k, dtype=np.int64)
+    if isinstance(metric, KA.Interval):
+        delta2 = (metric.values[:, None] - metric.values[None, :]) ** 2
+    else:
+        a, b = np.repeat(codes, k), np.tile(codes, k)
+        delta2 = np.asarray(metric.delta2(a, b), dtype=np.float64).reshape(k, k)
+    top = delta2.max()
+    return np.eye(k) if top <= 0 else 1.0 - delta2 / top
 
 
 def large_sample(

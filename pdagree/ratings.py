@@ -302,9 +302,12 @@ class Ratings:
     def _active_raters(self) -> FloatArray:
         """Raters with a rating, per group (for a counts table: the most ratings of an item)."""
         enc = self._enc
-        if enc.raters is None:
+        if enc.raters is None or enc.rater is None:
             return _group_max(self._nik.sum(axis=1), enc.group, enc.n_groups)
-        return (self._nck.sum(axis=-1) > 0).sum(axis=-1).astype(np.float64)
+        # Distinct (group, rater) pairs: O(annotations), no (G, R, K) tensor needed.
+        pairs = np.unique(enc.group[enc.item] * enc.n_raters + enc.rater)
+        counts = np.bincount(pairs // enc.n_raters, minlength=enc.n_groups)
+        return counts.astype(np.float64)
 
     def _finish(
         self,
@@ -740,6 +743,8 @@ class Ratings:
         | np.ndarray[Any, Any]
         | pd.DataFrame
         | Callable[[FloatArray, FloatArray], FloatArray] = "nominal",
+        *,
+        weights: Weights = None,
     ) -> Result:
         """Krippendorff's alpha for nominal, ordinal, interval or ratio data, or a custom metric.
 
@@ -759,6 +764,12 @@ class Ratings:
             0 on the diagonal. A callable ``delta2(c, k)`` takes two float arrays of the same
             shape (category values; positions ``0..K-1`` when labels are not numeric) and
             returns ``delta2`` elementwise.
+        weights : str, (K, K) array or DataFrame, optional
+            Gwet's weighted alpha instead: agreement weights as for :meth:`fleiss` (Gwet's
+            eight schemes on category values, or a matrix). Equals Krippendorff's alpha with
+            ``delta2 = 1 - w``. Not together with a ``level`` other than ``"nominal"``. The
+            result is named ``"alpha[weights=<scheme>]"`` and its ``observed`` and
+            ``expected`` are Gwet's ``A_o`` and ``A_e``.
 
         Returns
         -------
@@ -841,6 +852,17 @@ class Ratings:
         from .levels import metric_for
 
         enc = self._enc
+        if weights is not None:
+            if not (isinstance(level, str) and level == "nominal"):
+                raise TypeError(
+                    "`alpha()` takes `level=` (Krippendorff's metrics) or `weights=` (Gwet's "
+                    f"weighted alpha), not both; got level={level!r} and weights={weights!r}."
+                )
+            w, wlabel = self._weights(weights)
+            observed, expected, _, n2 = K.weighted_alpha_components(
+                self._nik, w, enc.group, enc.n_groups
+            )
+            return self._finish(f"alpha[weights={wlabel}]", observed, expected, n_items=n2)
         metric, label = metric_for(level, enc.categories, enc.values)
         parts = KA.alpha_components(
             enc.item, enc.code, enc.weight, enc.group, enc.n_groups, enc.n_categories, metric
@@ -1029,17 +1051,20 @@ class Ratings:
     def report(self) -> pd.DataFrame:
         """Every coefficient that applies to these ratings, one row each.
 
-        Counts tables give observed agreement, Bennett's S, Fleiss' kappa and Gwet's AC1;
-        with rater identity Conger's and Light's kappa and the annotator bias are added, and
-        with exactly two raters Scott's pi and Cohen's kappa. With ``by=``, the index is (group...,
-        coefficient).
+        Every layout gives observed agreement, Bennett's S, Fleiss' kappa, Gwet's AC1 and
+        Krippendorff's (nominal) alpha; with rater identity Conger's and Light's kappa and the
+        annotator bias are added, and with exactly two raters Scott's pi and Cohen's kappa.
+        With ``by=``, the index is (group..., coefficient).
 
         Examples
         --------
         >>> import pdagree
-        >>> pdagree.datasets.load("fleiss1971").agree.report().round(3)  # doctest: +SKIP
+        >>> table = pdagree.datasets.load("fleiss1971").agree.report()
+        >>> table["value"].round(4).to_dict()  # doctest: +NORMALIZE_WHITESPACE
+        {'observed': 0.5556, 'bennett': 0.4444, 'fleiss': 0.4302, 'gwet': 0.4479,
+         'alpha[nominal]': 0.4334, 'conger': 0.4418, 'light': 0.4594, 'bias': 0.0162}
         """
-        methods: list[str] = ["observed", "bennett", "fleiss", "gwet"]
+        methods: list[str] = ["observed", "bennett", "fleiss", "gwet", "alpha"]
         if self._enc.raters is not None:
             if self._enc.n_raters == 2:
                 methods += ["scott", "cohen"]
@@ -1051,7 +1076,7 @@ class Ratings:
                 frames.append(result.to_frame()[_REPORT_COLUMNS])
             else:
                 sub = result[_REPORT_COLUMNS].copy()
-                sub["coefficient"] = method
+                sub["coefficient"] = result["name"]
                 frames.append(sub.set_index("coefficient", append=True))
         out = pd.concat(frames)
         if self._enc.groups is not None:

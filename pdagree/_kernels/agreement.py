@@ -178,3 +178,32 @@ def pair_components(
         p, _ = rater_proportions(nck)
         expected = np.einsum("gak,kl,gbl->gab", p, weights, p)
     return observed, expected, n_common
+
+
+def weighted_alpha_components(
+    nik: FloatArray, weights: FloatArray, group: IntArray, n_groups: int
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Gwet's weighted Krippendorff's alpha: ``A_o``, ``A_e``, ``A_o'`` and pairable items.
+
+    Over the ``n'`` items with ``r_i >= 2``, with ``rbar`` their mean number of ratings and
+    ``epsilon = 1 / sum_i r_i``:
+    ``A_o' = (1 / n') sum_i sum_k n_ik (n*_ik - 1) / (rbar (r_i - 1))`` with ``n* = n W'``,
+    ``A_o = (1 - epsilon) A_o' + epsilon``, ``pi_k = (1 / n') sum_i n_ik / rbar`` and
+    ``A_e = sum_kl w_kl pi_k pi_l``; alpha is ``(A_o - A_e) / (1 - A_e)`` (Gwet 2014, ch. 4),
+    which equals Krippendorff's ``1 - D_o / D_e`` for ``delta2 = 1 - w``.
+    """
+    r = nik.sum(axis=-1)
+    pairable = r >= 2
+    fp = pairable.astype(np.float64)
+    n2 = np.bincount(group, weights=fp, minlength=n_groups)
+    total = np.bincount(group, weights=np.where(pairable, r, 0.0), minlength=n_groups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rbar = total / n2
+        agreeing = (nik * (nik @ weights.T - 1.0)).sum(axis=-1)
+        share = np.where(pairable, agreeing / np.where(pairable, r - 1.0, 1.0), 0.0)
+        observed_prime = np.bincount(group, weights=share, minlength=n_groups) / (n2 * rbar)
+        epsilon = 1.0 / total
+        observed = (1.0 - epsilon) * observed_prime + epsilon
+        pi = segment_sum(np.where(pairable[:, None], nik, 0.0), group, n_groups) / total[:, None]
+    expected = np.einsum("gk,kl,gl->g", pi, weights, pi)
+    return as_float(observed), as_float(expected), as_float(observed_prime), as_float(n2)

@@ -113,3 +113,49 @@ def linearised_variance(
         f = n / population
         var = (1.0 - f) / (n * (n - 1.0)) * total
     return as_float(var), as_float(n)
+
+
+def weighted_alpha_variance(
+    nik: FloatArray,
+    weights: FloatArray,
+    group: IntArray,
+    n_groups: int,
+    population: float = np.inf,
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's linearised variance of (weighted) Krippendorff's alpha per group, and ``n'``.
+
+    Over the ``n'`` pairable items, with ``A_o'``, ``A_e``, ``pi`` and ``rbar`` as in
+    :func:`~pdagree._kernels.agreement.weighted_alpha_components` and
+    ``alpha' = (A_o' - A_e) / (1 - A_e)``:
+    ``A_o,i = sum_k n_ik (n*_ik - 1) / (rbar (r_i - 1)) - A_o' (r_i - rbar) / rbar``,
+    ``A_e,i = sum_k n_ik (W_s pi)_k / rbar - A_e (r_i - rbar) / rbar``,
+    ``alpha*_i = (A_o,i - A_e) / (1 - A_e) - 2 (1 - alpha') (A_e,i - A_e) / (1 - A_e)`` and
+    ``var = (1 - f) / (n' (n' - 1)) sum_i (alpha*_i - alpha')^2`` (Gwet 2014, ch. 5).
+    """
+    from .agreement import weighted_alpha_components
+
+    _, expected, observed_prime, n2 = weighted_alpha_components(nik, weights, group, n_groups)
+    r = nik.sum(axis=-1)
+    pairable = r >= 2
+    total = np.bincount(group, weights=np.where(pairable, r, 0.0), minlength=n_groups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rbar = total / n2
+        pi = (
+            np.bincount(
+                (group[:, None] * nik.shape[1] + np.arange(nik.shape[1])).ravel(),
+                weights=np.where(pairable[:, None], nik, 0.0).ravel(),
+                minlength=n_groups * nik.shape[1],
+            ).reshape(n_groups, -1)
+            / total[:, None]
+        )
+        rb, pe, pa1 = rbar[group], expected[group], observed_prime[group]
+        agreeing = (nik * (nik @ weights.T - 1.0)).sum(axis=-1)
+        pa_i = agreeing / (rb * (r - 1.0)) - pa1 * (r - rb) / rb
+        pi_w = pi @ ((weights + weights.T) / 2.0)
+        pe_i = (nik * pi_w[group]).sum(axis=-1) / rb - pe * (r - rb) / rb
+        alpha1 = (pa1 - pe) / (1.0 - pe)
+        a_i = (pa_i - pe) / (1.0 - pe) - 2.0 * (1.0 - alpha1) * (pe_i - pe) / (1.0 - pe)
+        sq = np.where(pairable, (a_i - alpha1) ** 2, 0.0)
+        f = n2 / population
+        var = (1.0 - f) / (n2 * (n2 - 1.0)) * np.bincount(group, weights=sq, minlength=n_groups)
+    return as_float(var), as_float(n2)
