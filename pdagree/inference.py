@@ -17,6 +17,7 @@ Three methods:
 
 from __future__ import annotations
 
+import warnings
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
@@ -88,7 +89,12 @@ def check_resamples(n_resamples: int) -> int:
 
 
 def check_options(
-    name: str, method: str, n_resamples: int, population: float, level: float | None
+    name: str,
+    method: str,
+    n_resamples: int,
+    population: float,
+    level: float | None,
+    interval: str = "percentile",
 ) -> None:
     """Validate inference options at the public boundary, whether or not they are used.
 
@@ -98,9 +104,21 @@ def check_options(
         check_method(method, name)
     if method == "bootstrap":
         check_resamples(n_resamples)
+    check_interval(interval)
     check_population(population)
     if level is not None:
         check_confidence_level(level)
+
+
+INTERVALS = ("percentile", "basic", "BCa")
+
+
+def check_interval(interval: str) -> str:
+    if interval not in INTERVALS:
+        raise ValueError(
+            f"`interval` must be one of 'percentile', 'basic', 'BCa'; got {interval!r}."
+        )
+    return interval
 
 
 def check_population(population: float) -> float:
@@ -242,46 +260,79 @@ def large_sample(
 # ---------------------------------------------------------------------------- bootstrap
 
 
-def _resampled(
-    enc: Encoded, rng: np.random.Generator, n_resamples: int
-) -> tuple[Encoded, IntArray]:
-    """``n_resamples`` item bootstrap replicates of ``enc`` as one encoding, replicate ``b``
-    of group ``g`` being group ``b * n_groups + g``. Items are drawn with replacement within
-    their group from the items with at least one rating. Also returns, per replicate item, the
-    original item it copies."""
+def _replica(enc: Encoded, pick: IntArray, group: IntArray, n_groups: int) -> Encoded:
+    """The items ``pick`` of ``enc`` (repeats allowed) as a new encoding, item ``j`` of it in
+    group ``group[j]``: bootstrap and jackknife replicates become groups of one ``by=`` call."""
     n_ann_item = np.bincount(enc.item, minlength=enc.n_items)
-    rated = np.flatnonzero(n_ann_item > 0)
-    grp = enc.group[rated]
-    order = rated[np.argsort(grp, kind="stable")]
-    sizes = np.bincount(grp, minlength=enc.n_groups)
-    offsets = np.r_[0, np.cumsum(sizes)[:-1]]
-    slot_group = enc.group[order]
-    u = rng.random((n_resamples, len(order)))
-    pick = order[offsets[slot_group] + np.floor(u * sizes[slot_group]).astype(np.int64)]
-    pick = pick.ravel()
-    rep_group = (np.arange(n_resamples)[:, None] * enc.n_groups + slot_group[None, :]).ravel()
-
     by_item = np.argsort(enc.item, kind="stable")
     starts = np.r_[0, np.cumsum(n_ann_item)[:-1]]
     counts = n_ann_item[pick]
     total = int(counts.sum())
     first = np.repeat(starts[pick] - np.r_[0, np.cumsum(counts)[:-1]], counts)
     ann = by_item[first + np.arange(total)]
-    new_item = np.repeat(np.arange(len(pick), dtype=np.int64), counts)
-    replica = Encoded(
+    return Encoded(
         layout=enc.layout,
         items=pd.RangeIndex(len(pick)),
         raters=enc.raters,
         categories=enc.categories,
-        item=new_item,
+        item=np.repeat(np.arange(len(pick), dtype=np.int64), counts),
         rater=None if enc.rater is None else enc.rater[ann],
         code=enc.code[ann],
         weight=enc.weight[ann],
-        group=rep_group.astype(np.int64),
-        groups=pd.RangeIndex(n_resamples * enc.n_groups),
+        group=group.astype(np.int64),
+        groups=pd.RangeIndex(n_groups),
         by=enc.by,
     )
-    return replica, pick
+
+
+class _Replicates:
+    """Evaluates one coefficient on many item resamples in one batched call per chunk."""
+
+    def __init__(self, ratings: Ratings, method: str, kwargs: dict[str, Any]) -> None:
+        self.ratings = ratings
+        self.method = method
+        self.kwargs = kwargs
+        enc = ratings._enc
+        n_ann_item = np.bincount(enc.item, minlength=enc.n_items)
+        #: items with at least one rating: the units that are resampled
+        self.rated = np.flatnonzero(n_ann_item > 0)
+        self.per_item = max(float(n_ann_item[self.rated].mean()), 1.0) if self.rated.size else 1.0
+        # Per-item SPA weights follow their items into the replicates.
+        self.item_weights: FloatArray | None = None
+        weights = kwargs.get("weights")
+        if method == "spa" and not (weights is None or isinstance(weights, str)):
+            from .spa import _custom_weights
+
+            self.item_weights = _custom_weights(ratings, weights)
+
+    def rows_per_chunk(self, row_length: int) -> int:
+        return max(1, int(_CHUNK_ANNOTATIONS // max(row_length * self.per_item, 1.0)))
+
+    def values(self, pick: IntArray, group: IntArray, n_groups: int) -> FloatArray:
+        """The coefficient on replica groups: ``pick`` items, ``group`` their replica."""
+        from .ratings import Ratings
+
+        replica = Ratings(_replica(self.ratings._enc, pick, group, n_groups))
+        call = self.kwargs
+        if self.item_weights is not None:
+            call = {**call, "weights": self.item_weights[pick]}
+        value, _, _ = replica._raw(self.method, call)
+        return value
+
+    def statistic(self, sample: FloatArray, axis: int = -1) -> FloatArray:
+        """For :func:`scipy.stats.bootstrap` (``vectorized=True``): each slice along ``axis``
+        of ``sample`` holds item codes; returns the coefficient of each slice."""
+        items = np.moveaxis(np.asarray(sample), axis, -1).astype(np.int64)
+        shape, m = items.shape[:-1], items.shape[-1]
+        rows = items.reshape(-1, m)
+        out = np.empty(len(rows))
+        step = self.rows_per_chunk(m)
+        for lo in range(0, len(rows), step):
+            block = rows[lo : lo + step]
+            b = len(block)
+            group = np.repeat(np.arange(b, dtype=np.int64), m)
+            out[lo : lo + b] = self.values(block.ravel(), group, b)
+        return out.reshape(shape)
 
 
 def bootstrap_values(
@@ -291,32 +342,71 @@ def bootstrap_values(
     n_resamples: int,
     rng: np.random.Generator | int | None,
 ) -> FloatArray:
-    """Replicate values, shape (n_resamples, n_groups), computed in memory-bounded chunks."""
-    from .ratings import Ratings
+    """Replicate values resampling items within each group, shape (n_resamples, n_groups).
 
+    Replicate ``b`` of group ``g`` is group ``b * n_groups + g`` of one batched call (in
+    chunks that bound memory); :func:`scipy.stats.bootstrap` cannot resample groups of
+    different sizes in one vectorised call, hence this resampler for ``by=``.
+    """
     gen = np.random.default_rng(rng)
     enc = ratings._enc
-    per_replicate = max(int(enc.weight.size), 1)
-    chunk = max(1, min(n_resamples, _CHUNK_ANNOTATIONS // per_replicate))
-    # Per-item SPA weights follow their items into the replicates.
-    item_weights = None
-    if method == "spa" and not (
-        kwargs.get("weights") is None or isinstance(kwargs["weights"], str)
-    ):
-        from .spa import _custom_weights
-
-        item_weights = _custom_weights(ratings, kwargs["weights"])
+    reps = _Replicates(ratings, method, kwargs)
+    grp = enc.group[reps.rated]
+    order = reps.rated[np.argsort(grp, kind="stable")]
+    sizes = np.bincount(grp, minlength=enc.n_groups)
+    offsets = np.r_[0, np.cumsum(sizes)[:-1]]
+    slot_group = enc.group[order]
+    chunk = min(n_resamples, reps.rows_per_chunk(len(order)))
     out = []
     done = 0
     while done < n_resamples:
         size = min(chunk, n_resamples - done)
-        replica_enc, origin = _resampled(enc, gen, size)
-        replica = Ratings(replica_enc)
-        call = kwargs if item_weights is None else {**kwargs, "weights": item_weights[origin]}
-        value, _, _ = replica._raw(method, call)
+        u = gen.random((size, len(order)))
+        pick = order[offsets[slot_group] + np.floor(u * sizes[slot_group]).astype(np.int64)]
+        group = np.arange(size)[:, None] * enc.n_groups + slot_group[None, :]
+        value = reps.values(pick.ravel(), group.ravel(), size * enc.n_groups)
         out.append(value.reshape(size, enc.n_groups))
         done += size
     return np.concatenate(out, axis=0)
+
+
+def scipy_bootstrap(
+    ratings: Ratings,
+    method: str,
+    kwargs: dict[str, Any],
+    *,
+    confidence_level: float,
+    n_resamples: int,
+    rng: np.random.Generator | int | None,
+    interval: str,
+) -> tuple[float, float, float]:
+    """Standard error and interval of an ungrouped coefficient by
+    :func:`scipy.stats.bootstrap` (``vectorized=True``) over the rated items, every batch of
+    resamples (and the jackknife of ``"BCa"``) being one batched kernel call."""
+    reps = _Replicates(ratings, method, kwargs)
+    n = len(reps.rated)
+    if n < 2 or n_resamples < 2:  # no spread to estimate (as for the grouped resampler)
+        return np.nan, np.nan, np.nan
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        # scipy warns when replicates are degenerate (nan, or all equal); the nan interval
+        # it then returns is the answer, and the coefficient itself has already warned.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        warnings.simplefilter("ignore", getattr(stats, "DegenerateDataWarning", RuntimeWarning))
+        res = stats.bootstrap(
+            (reps.rated.astype(np.float64),),
+            reps.statistic,
+            vectorized=True,
+            n_resamples=n_resamples,
+            batch=reps.rows_per_chunk(n),
+            confidence_level=confidence_level,
+            method=interval,
+            rng=np.random.default_rng(rng),
+        )
+    return (
+        float(res.standard_error),
+        float(res.confidence_interval.low),
+        float(res.confidence_interval.high),
+    )
 
 
 # ---------------------------------------------------------------------------- summaries
@@ -333,6 +423,7 @@ def summarise(
     rng: np.random.Generator | int | None,
     population: float,
     alternative: str = "greater",
+    interval: str = "percentile",
 ) -> dict[str, FloatArray]:
     """Per-group ``se``, ``low``, ``high`` and ``p_value`` for one coefficient."""
     level = check_confidence_level(confidence_level)
@@ -359,23 +450,51 @@ def summarise(
             p = _p_value(value / se0, None, alternative)
     else:
         resamples = check_resamples(n_resamples)
-        reps = bootstrap_values(ratings, method_name, kwargs, resamples, rng)
-        with np.errstate(invalid="ignore"):
-            ok = np.isfinite(reps)
-            counts = ok.sum(axis=0)
-            masked = np.where(ok, reps, np.nan)
-            se = np.full(reps.shape[1], np.nan)
-            low = np.full(reps.shape[1], np.nan)
-            high = np.full(reps.shape[1], np.nan)
-            enough = counts >= 2
-            if enough.any():
-                se[enough] = np.nanstd(masked[:, enough], axis=0, ddof=1)
-                q = np.nanquantile(
-                    masked[:, enough], [(1.0 - level) / 2.0, 1.0 - (1.0 - level) / 2.0], axis=0
+        kind = check_interval(interval)
+        if ratings._enc.groups is None:
+            se_1, low_1, high_1 = scipy_bootstrap(
+                ratings,
+                method_name,
+                kwargs,
+                confidence_level=level,
+                n_resamples=resamples,
+                rng=rng,
+                interval=kind,
+            )
+            se, low, high = np.array([se_1]), np.array([low_1]), np.array([high_1])
+        else:
+            if kind == "BCa":
+                raise ValueError(
+                    "`interval='BCa'` needs a jackknife per group and is available without "
+                    "`by=` only; use interval='percentile' or 'basic' with `by=`."
                 )
-                low[enough], high[enough] = q[0], q[1]
-        p = np.full(reps.shape[1], np.nan)
+            reps = bootstrap_values(ratings, method_name, kwargs, resamples, rng)
+            value = ratings._raw(method_name, kwargs)[0]
+            se, low, high = _replicate_summary(reps, value, level, kind)
+        p = np.full(se.shape, np.nan)
     return {"se": se, "low": low, "high": high, "p_value": p}
+
+
+def _replicate_summary(
+    reps: FloatArray, value: FloatArray, level: float, kind: str
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Per-group standard deviation and percentile (or basic: ``2 value - quantiles``)
+    interval of replicates."""
+    n_groups = reps.shape[1]
+    se = np.full(n_groups, np.nan)
+    low = np.full(n_groups, np.nan)
+    high = np.full(n_groups, np.nan)
+    ok = np.isfinite(reps)
+    enough = ok.sum(axis=0) >= 2
+    if enough.any():
+        masked = np.where(ok, reps, np.nan)[:, enough]
+        se[enough] = np.nanstd(masked, axis=0, ddof=1)
+        tail = (1.0 - level) / 2.0
+        q_low, q_high = np.nanquantile(masked, [tail, 1.0 - tail], axis=0)
+        if kind == "basic":
+            q_low, q_high = 2.0 * value[enough] - q_high, 2.0 * value[enough] - q_low
+        low[enough], high[enough] = q_low, q_high
+    return se, low, high
 
 
 def _p_value(z: FloatArray, df: FloatArray | None, alternative: str) -> FloatArray:

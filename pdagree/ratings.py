@@ -31,6 +31,7 @@ _INFERENCE_DEFAULTS: dict[str, Any] = {
     "n_resamples": 2000,
     "rng": None,
     "N": np.inf,
+    "interval": "percentile",
 }
 
 
@@ -58,7 +59,12 @@ def coefficient(func: Callable[..., Any]) -> Callable[..., Any]:
 
         level = options.pop("confidence_level")
         inference.check_options(
-            name, options["method"], options["n_resamples"], options["N"], level
+            name,
+            options["method"],
+            options["n_resamples"],
+            options["N"],
+            level,
+            options["interval"],
         )
         if level is not None:
             summary = inference.summarise(
@@ -66,7 +72,7 @@ def coefficient(func: Callable[..., Any]) -> Callable[..., Any]:
                 name,
                 call,
                 confidence_level=level,
-                **{k: options[k] for k in ("method", "n_resamples", "rng")},
+                **{k: options[k] for k in ("method", "n_resamples", "rng", "interval")},
                 population=options["N"],
             )
             if isinstance(result, pd.DataFrame):

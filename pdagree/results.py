@@ -116,6 +116,7 @@ class Coefficient(float):
         rng: Any,
         population: float,
         alternative: str = "greater",
+        interval: str = "percentile",
     ) -> dict[str, float]:
         source = self.__dict__.get("_source")
         if source is None:
@@ -136,6 +137,7 @@ class Coefficient(float):
             rng=rng,
             population=population,
             alternative=alternative,
+            interval=interval,
         )
         return {k: float(v[0]) for k, v in summary.items()}
 
@@ -172,14 +174,17 @@ class Coefficient(float):
         rng: Any = None,
         *,
         N: float = math.inf,
+        interval: str = "percentile",
     ) -> Any:
         """A ``(low, high)`` confidence interval (a named tuple).
 
         ``"analytic"``: ``value ± t(n - 1) · SE`` over the ``n`` rated items with Gwet's SE,
         the upper bound capped at 1 (as R's irrCAC prints it). ``"large-sample"`` (two-rater
-        Cohen): ``value ± z · ASE``. ``"bootstrap"``: the percentile interval of
-        ``n_resamples`` replicates resampling items (within ``by=`` groups), all replicates
-        computed in one batched call.
+        Cohen): ``value ± z · ASE``. ``"bootstrap"``: ``n_resamples`` replicates resampling
+        the rated items, by :func:`scipy.stats.bootstrap` (``vectorized=True``) fed by the
+        batched kernels, with ``interval="percentile"`` (default), ``"basic"`` or ``"BCa"``.
+        With ``by=``, items are resampled within each group by pdagree's own vectorised
+        resampler (scipy cannot resample unequal groups in one call): percentile or basic.
 
         Raises
         ------
@@ -197,7 +202,7 @@ class Coefficient(float):
         """
         from .inference import ConfidenceInterval
 
-        out = self._summary(confidence_level, method, n_resamples, rng, N)
+        out = self._summary(confidence_level, method, n_resamples, rng, N, interval=interval)
         return ConfidenceInterval(out["low"], out["high"])
 
     def p_value(
