@@ -164,13 +164,17 @@ def analytic(
     var, n = V.linearised_variance(
         nik, w, enc.group, enc.n_groups, value, expected, item_expected, population
     )
+    _check_sample_within_population(n, population)
+    return value, np.sqrt(var), n
+
+
+def _check_sample_within_population(n: FloatArray, population: float) -> None:
     if np.isfinite(population) and np.any(n > population):
         raise ValueError(
             f"`N` (the population size) must be at least the number of rated items "
             f"({int(n.max())}); got {population!r}. N counts the items the sample was "
             "drawn from."
         )
-    return value, np.sqrt(var), n
 
 
 def _alpha_analytic(
@@ -185,12 +189,7 @@ def _alpha_analytic(
     var, _ = V.weighted_alpha_variance(ratings._nik, w, enc.group, enc.n_groups, population)
     rated = (ratings._nik.sum(axis=1) >= 1).astype(np.float64)
     n = np.bincount(enc.group, weights=rated, minlength=enc.n_groups).astype(np.float64)
-    if np.isfinite(population) and np.any(n > population):
-        raise ValueError(
-            f"`N` (the population size) must be at least the number of rated items "
-            f"({int(n.max())}); got {population!r}. N counts the items the sample was "
-            "drawn from."
-        )
+    _check_sample_within_population(n, population)
     return value, np.sqrt(var), n
 
 

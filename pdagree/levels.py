@@ -19,6 +19,7 @@ import pandas as pd
 
 from ._kernels import alpha as KA
 from ._typing import FloatArray, IntArray
+from .weights import category_matrix
 
 __all__ = ["LEVELS", "Level", "metric_for"]
 
@@ -108,30 +109,7 @@ def _numeric(level: str, categories: pd.Index, values: FloatArray | None) -> Flo
 
 
 def _matrix(level: Any, categories: pd.Index) -> FloatArray:
-    k = len(categories)
-    if isinstance(level, pd.DataFrame):
-        missing = [c for c in categories if c not in level.index or c not in level.columns]
-        if missing:
-            raise ValueError(
-                "a `level` DataFrame must have every category as a row and a column; missing "
-                f"{missing[:5]!r}. Label it with the categories {list(categories[:_SHOWN])!r}."
-            )
-        labels = list(categories)
-        matrix = level.loc[labels, labels].to_numpy(dtype=np.float64)
-    else:
-        try:
-            matrix = np.asarray(level, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(
-                f"{_LEVEL_RULE}; got a {type(level).__name__} that is not a numeric matrix."
-            ) from None
-    if matrix.shape != (k, k):
-        raise ValueError(
-            f"`level` as a matrix must be ({k}, {k}), one row and column per category "
-            f"{list(categories[:_SHOWN])!r}; got shape {matrix.shape}."
-        )
-    if not np.isfinite(matrix).all():
-        raise ValueError("`level` as a matrix must hold finite numbers; got nan or inf entries.")
+    matrix = category_matrix(level, categories, subject="`level`", rule=_LEVEL_RULE)
     if (matrix < 0).any():
         raise ValueError(
             "`level` as a matrix holds squared differences delta2[c, k], which cannot be "

@@ -112,33 +112,50 @@ def weight_matrix(
     return _user_matrix(weights, categories), "custom"
 
 
-def _user_matrix(weights: Any, categories: pd.Index) -> FloatArray:
+def category_matrix(obj: Any, categories: pd.Index, *, subject: str, rule: str) -> FloatArray:
+    """``obj`` as a finite (K, K) float matrix over ``categories``.
+
+    A DataFrame is aligned on its row and column labels; anything else is read in category
+    order. ``subject`` names the argument in messages (e.g. "`weights`"), ``rule`` says what
+    it accepts.
+    """
     k = len(categories)
-    if isinstance(weights, pd.DataFrame):
-        missing = [c for c in categories if c not in weights.index or c not in weights.columns]
+    if isinstance(obj, pd.DataFrame):
+        missing = [c for c in categories if c not in obj.index or c not in obj.columns]
         if missing:
             raise ValueError(
-                "the `weights` DataFrame must have every category as a row and a column; "
-                f"missing {list(missing)[:5]}. Label it with the categories "
-                f"{list(categories)[:8]}."
+                f"a {subject} DataFrame must have every category as a row and a column; "
+                f"missing {missing[:5]!r}. Label it with the categories "
+                f"{list(categories[:8])!r}."
             )
         labels: list[Hashable] = list(categories)
-        matrix = weights.loc[labels, labels].to_numpy(dtype=np.float64)
+        matrix = obj.loc[labels, labels].to_numpy(dtype=np.float64)
     else:
         try:
-            matrix = np.asarray(weights, dtype=np.float64)
+            matrix = np.asarray(obj, dtype=np.float64)
         except (TypeError, ValueError):
             raise TypeError(
-                "`weights` must be a scheme name, a (K, K) array or a DataFrame; got "
-                f"{type(weights).__name__}."
+                f"{rule}; got a {type(obj).__name__} that is not a numeric matrix."
             ) from None
     if matrix.shape != (k, k):
         raise ValueError(
-            f"`weights` must be a ({k}, {k}) matrix, one row and column per category "
-            f"{list(categories)[:8]}; got shape {matrix.shape}."
+            f"{subject} as a matrix must be ({k}, {k}), one row and column per category "
+            f"{list(categories[:8])!r}; got shape {matrix.shape}."
         )
-    if not np.all(np.isfinite(matrix)):
-        raise ValueError("`weights` must hold finite numbers; got nan or inf entries.")
+    if not np.isfinite(matrix).all():
+        raise ValueError(
+            f"{subject} as a matrix must hold finite numbers; got nan or inf entries."
+        )
+    return matrix
+
+
+def _user_matrix(weights: Any, categories: pd.Index) -> FloatArray:
+    matrix = category_matrix(
+        weights,
+        categories,
+        subject="`weights`",
+        rule="`weights` must be a scheme name, a (K, K) array or a DataFrame",
+    )
     if not np.allclose(matrix, matrix.T, rtol=0.0, atol=1e-12):
         raise ValueError(
             "`weights` must be symmetric (w[k, l] == w[l, k]); got an asymmetric matrix. "

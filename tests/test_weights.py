@@ -374,7 +374,9 @@ def three() -> pd.DataFrame:
 
 def test_wrong_shape(three: pd.DataFrame) -> None:
     with pytest.raises(
-        ValueError, match=r"`weights` must be a \(3, 3\) matrix.*got shape \(2, 2\)"
+        ValueError,
+        match=r"`weights` as a matrix must be \(3, 3\), one row and column per category.*"
+        r"got shape \(2, 2\)",
     ):
         three.agree.fleiss(weights=np.eye(2))
 
@@ -403,7 +405,7 @@ def test_unknown_scheme(three: pd.DataFrame) -> None:
 def test_non_finite_matrix(three: pd.DataFrame) -> None:
     w = np.eye(3)
     w[0, 2] = w[2, 0] = np.nan
-    with pytest.raises(ValueError, match=r"`weights` must hold finite numbers"):
+    with pytest.raises(ValueError, match=r"`weights` as a matrix must hold finite numbers"):
         three.agree.fleiss(weights=w)
 
 
