@@ -137,7 +137,15 @@ class Ratings:
         return result
 
     def __init__(self, encoded: Encoded) -> None:
-        self._enc = encoded
+        object.__setattr__(self, "_enc", encoded)
+
+    # Immutable: the encoded data are fixed; cached tensors live in ``__dict__`` (written by
+    # ``functools.cached_property`` directly, not through ``__setattr__``).
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError(f"Ratings is immutable; cannot set {key!r}.")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Ratings, (self._enc,))
 
     @classmethod
     def from_frame(

@@ -298,3 +298,9 @@ def test_by_frame_bias_members() -> None:
     np.testing.assert_allclose(
         result["value"], result["expected_pi"] - result["expected_kappa"], atol=1e-12
     )
+
+
+def test_ratings_is_immutable() -> None:
+    ratings = pd.DataFrame({"a": ["x", "y"], "b": ["x", "x"]}).agree()
+    with pytest.raises(AttributeError, match="Ratings is immutable; cannot set 'extra'"):
+        ratings.extra = 1  # type: ignore[attr-defined]
