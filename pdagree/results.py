@@ -226,10 +226,12 @@ class Coefficient(float):
         1981: poor < .40, fair to good <= .75, excellent) and ``"krippendorff"`` (Krippendorff
         2004: reliable >= .800, tentative >= .667, else unreliable).
 
-        What counts as a good kappa depends on the task: the scales are conventions, not
-        tests, and Fort (2011) stresses that the number of categories, their distribution and
-        the annotators' training all move the value. Report the coefficient with its interval
-        rather than a band alone.
+        What is a good kappa? The scales are conventions, not tests. Fort (2011) shows why a
+        single threshold misleads: the same 50 judgements give Bennett's S = 0.6 with two
+        declared categories and 0.73 with four, pi never exceeds kappa or S on the same data,
+        the gap between pi and kappa shrinks as coders are added, and prevalence (one category
+        dominating) remains an open issue. Say which coefficient, which categories and how
+        many coders, and report the coefficient with its interval rather than a band alone.
 
         >>> from pdagree import Coefficient
         >>> Coefficient(0.43, name="k", observed=0.5, expected=0.1, n_items=1, n_raters=2,
