@@ -133,6 +133,23 @@ def _parser() -> argparse.ArgumentParser:
         default=[],
         help="a text-file value that means 'not annotated', besides an empty cell (repeatable)",
     )
+    uncertainty = report.add_argument_group("uncertainty")
+    uncertainty.add_argument(
+        "--confidence-level",
+        metavar="LEVEL",
+        type=float,
+        help="add standard errors, confidence intervals and p-values at this level, e.g. 0.95",
+    )
+    uncertainty.add_argument(
+        "--ci-method",
+        choices=("analytic", "bootstrap"),
+        default="analytic",
+        help="analytic (Gwet's variance, as R irrCAC; the default) or bootstrap over items",
+    )
+    uncertainty.add_argument(
+        "--resamples", metavar="N", type=int, default=2000, help="bootstrap resamples (2000)"
+    )
+    uncertainty.add_argument("--seed", metavar="N", type=int, help="bootstrap random seed")
     report.add_argument(
         "--format",
         choices=_FORMATS,
@@ -385,7 +402,10 @@ def _report(args: argparse.Namespace, out: TextIO) -> None:
         frame, stored_index = _read(path, args)
         name = str(path)
         ratings = _ratings(frame, args, stored_index=stored_index)
-    _write(ratings.report(), _header(name, ratings), args.format, out)
+    table = ratings.report(
+        args.confidence_level, method=args.ci_method, n_resamples=args.resamples, rng=args.seed
+    )
+    _write(table, _header(name, ratings), args.format, out)
 
 
 def _summary(description: str, width: int) -> str:

@@ -122,6 +122,7 @@ class Ratings:
     """
 
     __slots__ = ("__dict__", "_enc")
+    _enc: Encoded
 
     def _raw(
         self, method: str, kwargs: dict[str, Any]
@@ -1062,13 +1063,30 @@ class Ratings:
             {"n_ratings": r.astype(np.int64), "agreement": a}, index=self._item_index()
         )
 
-    def report(self) -> pd.DataFrame:
+    def report(
+        self,
+        confidence_level: float | None = None,
+        *,
+        method: str = "analytic",
+        n_resamples: int = 2000,
+        rng: Any = None,
+    ) -> pd.DataFrame:
         """Every coefficient that applies to these ratings, one row each.
 
         Every layout gives observed agreement, Bennett's S, Fleiss' kappa, Gwet's AC1 and
         Krippendorff's (nominal) alpha; with rater identity Conger's and Light's kappa and the
-        annotator bias are added, and with exactly two raters Scott's pi and Cohen's kappa.
+        annotator bias are added, and with two raters Scott's pi and Cohen's kappa.
         With ``by=``, the index is (group..., coefficient).
+
+        Parameters
+        ----------
+        confidence_level : float, optional
+            Add ``se``, ``low``, ``high`` and ``p_value`` columns (see
+            :meth:`pdagree.Coefficient.confidence_interval`) and ``ci_method``, the method used
+            for the row: ``method`` where it applies, the item bootstrap for coefficients with
+            no analytic variance (Light's kappa, the bias).
+        method, n_resamples, rng
+            The interval method (``"analytic"`` or ``"bootstrap"``) and bootstrap settings.
 
         Examples
         --------
@@ -1077,21 +1095,46 @@ class Ratings:
         >>> table["value"].round(4).to_dict()  # doctest: +NORMALIZE_WHITESPACE
         {'observed': 0.5556, 'bennett': 0.4444, 'fleiss': 0.4302, 'gwet': 0.4479,
          'alpha[nominal]': 0.4334, 'conger': 0.4418, 'light': 0.4594, 'bias': 0.0162}
+        >>> with_ci = pdagree.datasets.load("fleiss1971").agree.report(0.95)
+        >>> with_ci.loc["fleiss", ["value", "se", "low", "high"]].round(4).tolist()
+        [0.4302, 0.0542, 0.3194, 0.5411]
         """
+        from .inference import check_confidence_level
+
+        if method not in ("analytic", "bootstrap"):
+            raise ValueError(
+                f"`method` must be 'analytic' or 'bootstrap' for a report; got {method!r}."
+            )
+        if confidence_level is not None:
+            check_confidence_level(confidence_level)
         methods: list[str] = ["observed", "bennett", "fleiss", "gwet", "alpha"]
         if self._enc.raters is not None:
-            if self._enc.n_raters == 2:
+            if self._active_raters.max() <= 2:
                 methods += ["scott", "cohen"]
             methods += ["conger", "light", "bias"]
+        columns = list(_REPORT_COLUMNS)
         frames = []
-        for method in methods:
-            result = getattr(self, method)()
+        for name in methods:
+            options: dict[str, Any] = {}
+            if confidence_level is not None:
+                chosen = "bootstrap" if name in ("light", "bias") else method
+                options = {
+                    "confidence_level": confidence_level,
+                    "method": chosen,
+                    "n_resamples": n_resamples,
+                    "rng": rng,
+                }
+            result = getattr(self, name)(**options)
             if isinstance(result, Coefficient):
-                frames.append(result.to_frame()[_REPORT_COLUMNS])
+                sub = result.to_frame()
             else:
-                sub = result[_REPORT_COLUMNS].copy()
+                sub = result.copy()
                 sub["coefficient"] = result["name"]
-                frames.append(sub.set_index("coefficient", append=True))
+                sub = sub.set_index("coefficient", append=True)
+            if confidence_level is not None:
+                sub["ci_method"] = options["method"]
+                columns = [*_REPORT_COLUMNS, "se", "low", "high", "p_value", "ci_method"]
+            frames.append(sub.reindex(columns=columns))
         out = pd.concat(frames)
         if self._enc.groups is not None:
             out = out.sort_index(level=list(range(out.index.nlevels - 1)), sort_remaining=False)

@@ -549,3 +549,29 @@ def test_python_dash_m_error() -> None:
     )
     assert done.returncode == 2
     assert done.stderr.startswith("pdagree: error: unknown example 'nope'")
+
+
+def test_confidence_level_adds_intervals(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "--example", "fleiss1971", "--confidence-level", "0.95"]) == 0
+    out = capsys.readouterr().out
+    header = out.splitlines()[1].split()
+    assert header[-5:] == ["se", "low", "high", "p_value", "ci_method"]
+    fleiss = next(line for line in out.splitlines() if line.startswith("fleiss "))
+    # The analytic interval of Ratings.report(0.95), rounded to 4 decimals.
+    assert fleiss.split()[-5:-1] == ["0.0542", "0.3194", "0.5411", "0.0"]
+    assert fleiss.split()[-1] == "analytic"
+
+
+def test_bootstrap_report_is_seeded(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["report", "--example", "artstein_poesio2005", "--confidence-level", "0.9"]
+    argv += ["--ci-method", "bootstrap", "--resamples", "200", "--seed", "4", "--format", "csv"]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert main(argv) == 0
+    assert capsys.readouterr().out == first
+    assert "bootstrap" in first
+
+
+def test_confidence_level_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "--example", "fleiss1971", "--confidence-level", "95"]) == 2
+    assert "`confidence_level` must be strictly between 0 and 1" in capsys.readouterr().err
