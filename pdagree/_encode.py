@@ -232,16 +232,42 @@ def _group_codes(
                 f"`by` column {col!r} has {n_missing} missing values; fill them or drop "
                 "those rows before grouping."
             )
-    keys: pd.Index
-    if len(by) == 1:
-        codes, uniq = pd.factorize(df[by[0]], sort=True)
-        keys = pd.Index(uniq, name=by[0])
-    else:
-        mi = pd.MultiIndex.from_frame(df[by])
+    return _factorize_columns(df, by)
+
+
+def _factorize_columns(frame: pd.DataFrame, cols: list[Hashable]) -> tuple[IntArray, pd.Index]:
+    """Codes of the rows' key tuples in sorted order, and the keys (a MultiIndex for several
+    columns). Each column is factorized on its own and the codes combined into one integer
+    key, which is much faster than factorizing tuples."""
+    level_codes: list[IntArray] = []
+    levels: list[pd.Index] = []
+    for col in cols:  # over key columns, not rows
+        try:
+            codes, uniques = pd.factorize(frame[col], sort=True)
+        except TypeError:  # mixed types that cannot be ordered: first-seen order
+            codes, uniques = pd.factorize(frame[col], sort=False)
+        level_codes.append(np.asarray(codes, dtype=np.int64))
+        levels.append(pd.Index(uniques, name=col))
+    if len(cols) == 1:
+        return level_codes[0], levels[0]
+    sizes = [max(len(level), 1) for level in levels]
+    if float(np.prod(np.asarray(sizes, dtype=np.float64))) >= 2.0**62:
+        mi = pd.MultiIndex.from_frame(frame[cols])
         codes, uniq_mi = mi.factorize(sort=True)
         keys = cast(pd.Index, uniq_mi)
-        keys.names = by
-    return np.asarray(codes, dtype=np.int64), keys
+        keys.names = cols
+        return np.asarray(codes, dtype=np.int64), keys
+    key = np.zeros(len(frame), dtype=np.int64)
+    for codes, size in zip(level_codes, sizes, strict=True):
+        key = key * size + codes
+    unique_keys, inverse = np.unique(key, return_inverse=True)
+    out: list[IntArray] = []
+    rest = unique_keys
+    for size in reversed(sizes):
+        rest, code = np.divmod(rest, size)
+        out.append(code)
+    index = pd.MultiIndex(levels=cast(Any, levels), codes=cast(Any, out[::-1]), names=cols)
+    return np.asarray(inverse, dtype=np.int64).ravel(), index
 
 
 def _check_frame(df: object) -> pd.DataFrame:
@@ -352,17 +378,8 @@ def _encode_long(
     code, cats = _encode_labels(values, categories, dtype_cats, f"`label` column {label!r}")
 
     # Item identity is (group keys..., item): items are analysed within their group.
-    key_cols = [*by, item]
-    if len(key_cols) == 1:
-        item_code, item_uniq = pd.factorize(sub[item], sort=True)
-        items = pd.Index(item_uniq, name=item)
-    else:
-        mi = pd.MultiIndex.from_frame(sub[key_cols])
-        item_code, item_mi = mi.factorize(sort=True)
-        items = cast(pd.Index, item_mi)
-        items.names = key_cols
-    rater_code, rater_uniq = pd.factorize(sub[rater], sort=True)
-    raters = pd.Index(rater_uniq, name=rater)
+    item_code, items = _factorize_columns(sub, [*by, item])
+    rater_code, raters = _factorize_columns(sub, [rater])
     n_raters = len(raters)
     if n_raters < 2:
         raise ValueError(
