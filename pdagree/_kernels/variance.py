@@ -43,7 +43,7 @@ def gwet_item_expected(
     """``A_e,i = T_w / (K (K - 1)) sum_k n_ik (1 - pi_k) / r_i`` (Gwet's AC1/AC2)."""
     k = weights.shape[0]
     r = nik.sum(axis=-1)
-    scale = weights.sum() / (k * (k - 1.0))
+    scale = weights.sum() / (k * (k - 1.0)) if k > 1 else np.nan
     with np.errstate(invalid="ignore", divide="ignore"):
         return as_float(scale * (nik * (1.0 - pi[group])).sum(axis=-1) / r)
 
@@ -111,7 +111,7 @@ def linearised_variance(
         sq = np.where(rated, (k_i - kappa) ** 2, 0.0)
         total = np.bincount(group, weights=sq, minlength=n_groups)
         f = n / population
-        var = (1.0 - f) / (n * (n - 1.0)) * total
+        var = np.where(n >= 2, (1.0 - f) / (n * (n - 1.0)) * total, np.nan)
     return as_float(var), as_float(n)
 
 
@@ -157,5 +157,6 @@ def weighted_alpha_variance(
         a_i = (pa_i - pe) / (1.0 - pe) - 2.0 * (1.0 - alpha1) * (pe_i - pe) / (1.0 - pe)
         sq = np.where(pairable, (a_i - alpha1) ** 2, 0.0)
         f = n2 / population
-        var = (1.0 - f) / (n2 * (n2 - 1.0)) * np.bincount(group, weights=sq, minlength=n_groups)
+        spread = np.bincount(group, weights=sq, minlength=n_groups)
+        var = np.where(n2 >= 2, (1.0 - f) / (n2 * (n2 - 1.0)) * spread, np.nan)
     return as_float(var), as_float(n2)
