@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ._encode import Encoded
 from ._kernels import agreement as K
@@ -382,6 +381,8 @@ def scipy_bootstrap(
     """Standard error and interval of an ungrouped coefficient by
     :func:`scipy.stats.bootstrap` (``vectorized=True``) over the rated items, every batch of
     resamples (and the jackknife of ``"BCa"``) being one batched kernel call."""
+    from scipy import stats
+
     reps = _Replicates(ratings, method, kwargs)
     n = len(reps.rated)
     if n < 2 or n_resamples < 2:  # no spread to estimate (as for the grouped resampler)
@@ -425,6 +426,7 @@ def summarise(
     interval: str = "percentile",
 ) -> dict[str, FloatArray]:
     """Per-group ``se``, ``low``, ``high`` and ``p_value`` for one coefficient."""
+    from scipy import stats  # imported on first use: it is slow to import
     level = check_confidence_level(confidence_level)
     chosen = check_method(method, method_name)
     population = check_population(population)
@@ -497,6 +499,8 @@ def _replicate_summary(
 
 
 def _p_value(z: FloatArray, df: FloatArray | None, alternative: str) -> FloatArray:
+    from scipy import stats
+
     dist: Any = stats.norm if df is None else stats.t(df)
     if alternative == "greater":
         return np.asarray(dist.sf(z), dtype=np.float64)
