@@ -106,6 +106,11 @@ def _fmt(values: Sequence[Any]) -> str:
     return repr(shown)[:-1] + (", ...]" if len(values) > _MAX_SHOWN else "]")
 
 
+def _as_written(values: np.ndarray[Any, Any]) -> list[float | int]:
+    """Numbers as the user likely wrote them: whole numbers without a trailing ``.0``."""
+    return [int(v) if float(v).is_integer() else float(v) for v in values.tolist()]
+
+
 def _as_list(by: Hashable | Sequence[Hashable] | None) -> list[Hashable]:
     if by is None:
         return []
@@ -456,7 +461,7 @@ def _encode_counts(
     if (arr < 0).any():
         bad = np.unique(arr[arr < 0])
         raise ValueError(
-            f"counts must be non-negative integers; got {_fmt(bad.tolist())}. A count is how "
+            f"counts must be non-negative integers; got {_fmt(_as_written(bad))}. A count is how "
             "many raters chose the category for the item."
         )
     if (arr != np.round(arr)).any():

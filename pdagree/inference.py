@@ -427,6 +427,7 @@ def summarise(
 ) -> dict[str, FloatArray]:
     """Per-group ``se``, ``low``, ``high`` and ``p_value`` for one coefficient."""
     from scipy import stats  # imported on first use: it is slow to import
+
     level = check_confidence_level(confidence_level)
     chosen = check_method(method, method_name)
     population = check_population(population)

@@ -486,7 +486,7 @@ def counts() -> pd.DataFrame:
 
 
 def test_negative_counts(counts: pd.DataFrame) -> None:
-    with pytest.raises(ValueError, match=r"counts must be non-negative integers; got \[-1"):
+    with pytest.raises(ValueError, match=r"counts must be non-negative integers; got \[-1\]\. "):
         counts.assign(x=[-1, 1, 0]).agree(layout="counts")
 
 
