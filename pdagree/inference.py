@@ -234,7 +234,11 @@ def large_sample(
     ``var0 = [sum_kl p_k. p_.l (w_kl - (wbar_k. + wbar_.l))^2 - A_e^2] / (n (1 - A_e)^2)``.
     """
     w, _ = ratings._weights(kwargs.get("weights"))
-    table = ratings._confusions[:, 0, 1]  # (G, K, K)
+    # The two raters with ratings in each group (columns without ratings do not count).
+    active = ratings._nck.sum(axis=-1) > 0  # (G, R)
+    first_two = np.argsort(~active, axis=1, kind="stable")[:, :2]
+    groups = np.arange(active.shape[0])
+    table = ratings._confusions[groups, first_two[:, 0], first_two[:, 1]]  # (G, K, K)
     n = table.sum(axis=(1, 2))
     with np.errstate(invalid="ignore", divide="ignore"):
         p = table / n[:, None, None]

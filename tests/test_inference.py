@@ -742,3 +742,13 @@ def test_unknown_interval_is_an_error() -> None:
         FLEISS_1971.agree.fleiss().confidence_interval(method="bootstrap", interval="bca")
     with pytest.raises(ValueError, match=re.escape(message)):
         FLEISS_1971.agree.fleiss(interval="bca")
+
+
+def test_large_sample_ignores_raters_without_ratings() -> None:
+    # An empty rater column does not count as a rater: the large-sample interval is the one
+    # of the two raters who rated.
+    pair = pd.DataFrame({"a": [1, 2, 3, 1, 2, 3], "b": [1, 2, 3, 1, 3, 3]})
+    padded = pair.assign(e=None)[["e", "a", "b"]]
+    expected = pair.agree.cohen().confidence_interval(method="large-sample")
+    got = padded.agree.cohen().confidence_interval(method="large-sample")
+    assert got == pytest.approx(expected, rel=1e-12)
