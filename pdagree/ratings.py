@@ -1096,7 +1096,7 @@ class Ratings:
         {'observed': 0.5556, 'bennett': 0.4444, 'fleiss': 0.4302, 'gwet': 0.4479,
          'alpha[nominal]': 0.4334, 'conger': 0.4418, 'light': 0.4594, 'bias': 0.0162}
         >>> with_ci = pdagree.datasets.load("fleiss1971").agree.report(0.95)
-        >>> with_ci.loc["fleiss", ["value", "se", "low", "high"]].round(4).tolist()
+        >>> with_ci.loc["fleiss", ["value", "se", "low", "high"]].astype(float).round(4).tolist()
         [0.4302, 0.0542, 0.3194, 0.5411]
         """
         from .inference import check_confidence_level

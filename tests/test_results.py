@@ -6,6 +6,7 @@ import copy
 import json
 import math
 import pickle
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -73,7 +74,12 @@ def test_numpy_and_pandas_see_a_float(kappa: Coefficient) -> None:
 def test_groupby_apply_gives_float_series() -> None:
     df = datasets.load("fleiss1971").assign(g=np.arange(30) % 3)
     # Issue 2's example; in pandas >= 3 the grouping column is already left out of g.
-    series = df.groupby("g").apply(lambda g: g.drop(columns="g", errors="ignore").agree.fleiss())
+    with warnings.catch_warnings():
+        # pandas 2.x deprecates passing the grouping column to apply (pandas 3 leaves it out).
+        warnings.simplefilter("ignore", DeprecationWarning)
+        series = df.groupby("g").apply(
+            lambda g: g.drop(columns="g", errors="ignore").agree.fleiss()
+        )
     assert isinstance(series, pd.Series)
     assert series.dtype == np.float64
     assert list(series.index) == [0, 1, 2]
