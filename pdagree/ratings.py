@@ -37,7 +37,8 @@ _INFERENCE_DEFAULTS: dict[str, Any] = {
 
 def coefficient(func: Callable[..., Any]) -> Callable[..., Any]:
     """Mark a Ratings method as a coefficient: attach its source for lazy inference, and
-    accept ``confidence_level=``, ``method=``, ``n_resamples=``, ``rng=`` and ``N=``.
+    accept ``confidence_level=``, ``method=``, ``n_resamples=``, ``rng=``, ``N=`` and
+    ``interval=``; the options are checked before anything is computed.
 
     When ``confidence_level`` is given, a ``by=`` result gains ``se``, ``low``, ``high`` and
     ``p_value`` columns and a single result gains the same members (see
@@ -52,9 +53,8 @@ def coefficient(func: Callable[..., Any]) -> Callable[..., Any]:
         bound = signature.bind(self, *args, **kwargs)
         bound.apply_defaults()
         call = {k: v for k, v in bound.arguments.items() if k != "self"}
-        result = func(self, *args, **kwargs)
         if self.__dict__.get("_raw_mode"):
-            return result
+            return func(self, *args, **kwargs)
         from . import inference
 
         level = options.pop("confidence_level")
@@ -66,6 +66,7 @@ def coefficient(func: Callable[..., Any]) -> Callable[..., Any]:
             level,
             options["interval"],
         )
+        result = func(self, *args, **kwargs)
         if level is not None:
             summary = inference.summarise(
                 self,
@@ -96,8 +97,9 @@ _INFERENCE_NOTE = """
         Inference
         ---------
         Keyword-only ``confidence_level``, ``method`` ("analytic", "large-sample", "bootstrap"),
-        ``n_resamples``, ``rng`` and ``N`` (population size) add ``se``, ``low``, ``high`` and
-        ``p_value`` (one-sided, H1: coefficient > 0) to the result; see
+        ``n_resamples``, ``rng``, ``N`` (population size) and ``interval`` (bootstrap:
+        "percentile", "basic", "BCa") add ``se``, ``low``, ``high`` and ``p_value`` (one-sided,
+        H1: coefficient > 0) to the result; see
         :meth:`pdagree.Coefficient.confidence_interval`.
 """
 
