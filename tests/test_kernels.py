@@ -369,6 +369,21 @@ def test_linearised_variance(
         close(n[g], n_g[0])
 
 
+@pytest.mark.parametrize("population", [np.inf, 100.0])
+def test_weighted_alpha(data: Data, weights: FloatArray, population: float) -> None:
+    sym = (weights + weights.T) / 2.0  # alpha's weights are symmetric
+    parts = agreement.weighted_alpha_components(data.nik, sym, data.group, data.n_groups)
+    var, n = variance.weighted_alpha_variance(data.nik, sym, data.group, data.n_groups, population)
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        parts_g = agreement.weighted_alpha_components(alone.nik, sym, alone.group, 1)
+        for got, expected in zip(parts, parts_g, strict=True):
+            close(got[g], expected[0])
+        var_g, n_g = variance.weighted_alpha_variance(alone.nik, sym, alone.group, 1, population)
+        close(var[g], var_g[0])
+        close(n[g], n_g[0])
+
+
 # ------------------------------------------------------------------------- SPA kernels
 
 
@@ -570,6 +585,8 @@ COVERED: dict[str, str] = {
     "variance.gwet_item_expected": "test_pooled_item_expected",
     "variance.conger_item_expected": "test_conger_item_expected",
     "variance.linearised_variance": "test_linearised_variance",
+    "agreement.weighted_alpha_components": "test_weighted_alpha",
+    "variance.weighted_alpha_variance": "test_weighted_alpha",
     "spa.spa_item_agreement": "test_spa_item_agreement_leading_axes",
     "spa.pooled_distribution": "test_pooled_distribution",
     "spa.class_moments": "test_class_moments_leading_axes",

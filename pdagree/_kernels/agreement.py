@@ -24,6 +24,7 @@ __all__ = [
     "observed_components",
     "pair_components",
     "rater_proportions",
+    "weighted_alpha_components",
 ]
 
 

@@ -24,6 +24,7 @@ __all__ = [
     "fleiss_item_expected",
     "gwet_item_expected",
     "linearised_variance",
+    "weighted_alpha_variance",
 ]
 
 
