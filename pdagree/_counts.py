@@ -12,7 +12,7 @@ import scipy.sparse as sp
 
 from ._typing import FloatArray, IntArray, as_float
 
-__all__ = ["item_counts", "pair_confusions", "rater_counts"]
+__all__ = ["item_counts", "pair_confusions", "pair_margins", "rater_counts"]
 
 
 def item_counts(
@@ -56,14 +56,72 @@ def pair_confusions(
     annotation matrix X (items x group·rater·category), so the work grows with the number
     of co-rated annotation pairs and no (items, K, K) temporary is made.
     """
+    pair, k, l_, count = _co_ratings(
+        group_of_item, item, rater, code, n_items, n_groups, n_raters, n_categories
+    )
+    key = (pair * n_categories + k) * n_categories + l_
+    size = n_groups * n_raters * n_raters * n_categories * n_categories
+    out = np.bincount(key, weights=count, minlength=size)
+    return as_float(out.reshape(n_groups, n_raters, n_raters, n_categories, n_categories))
+
+
+def pair_margins(
+    group_of_item: IntArray,
+    item: IntArray,
+    rater: IntArray,
+    code: IntArray,
+    n_items: int,
+    n_groups: int,
+    n_raters: int,
+    n_categories: int,
+    weights: FloatArray,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """What two-rater coefficients need of every pair's confusion table, without the table.
+
+    Returns, for every group and rater pair ``(g, a, b)``: the items both rated (G, R, R),
+    their weighted agreement ``sum_kl w_kl C_kl`` (G, R, R), and the table's row and column
+    sums (G, R, R, K). Memory grows with ``G R^2 K``, a factor ``K`` below the tables of
+    :func:`pair_confusions`.
+    """
+    pair, k, l_, count = _co_ratings(
+        group_of_item, item, rater, code, n_items, n_groups, n_raters, n_categories
+    )
+    n_pairs = n_groups * n_raters * n_raters
+    shape = (n_groups, n_raters, n_raters)
+    n_common = np.bincount(pair, weights=count, minlength=n_pairs).reshape(shape)
+    agree = np.bincount(pair, weights=count * weights[k, l_], minlength=n_pairs).reshape(shape)
+    size = n_pairs * n_categories
+    rows = np.bincount(pair * n_categories + k, weights=count, minlength=size)
+    cols = np.bincount(pair * n_categories + l_, weights=count, minlength=size)
+    return (
+        as_float(n_common),
+        as_float(agree),
+        as_float(rows.reshape(*shape, n_categories)),
+        as_float(cols.reshape(*shape, n_categories)),
+    )
+
+
+def _co_ratings(
+    group_of_item: IntArray,
+    item: IntArray,
+    rater: IntArray,
+    code: IntArray,
+    n_items: int,
+    n_groups: int,
+    n_raters: int,
+    n_categories: int,
+) -> tuple[IntArray, IntArray, IntArray, FloatArray]:
+    """Every (group, rater a, rater b) pair key with categories ``k``, ``l`` and how many items
+    of the group have a's rating ``k`` and b's rating ``l``: the non-zero entries of the
+    sparse product X^T X of the one-hot annotation matrix X (items x group·rater·category), so
+    the work grows with the co-rated annotation pairs and no (items, K, K) temporary is made.
+    """
     width = n_raters * n_categories
     column = group_of_item[item] * width + rater * n_categories + code
     x = sp.csr_matrix((np.ones(len(item)), (item, column)), shape=(n_items, n_groups * width))
     product = (x.T @ x).tocoo()
-    g_a, rest_a = np.divmod(product.row, width)
+    g_a, rest_a = np.divmod(product.row.astype(np.int64), width)
     a, k = np.divmod(rest_a, n_categories)
-    b, l_ = np.divmod(product.col % width, n_categories)
-    key = (((g_a * n_raters + a) * n_raters + b) * n_categories + k) * n_categories + l_
-    size = n_groups * n_raters * n_raters * n_categories * n_categories
-    out = np.bincount(key, weights=product.data, minlength=size)
-    return as_float(out.reshape(n_groups, n_raters, n_raters, n_categories, n_categories))
+    b, l_ = np.divmod(product.col.astype(np.int64) % width, n_categories)
+    pair = (g_a * n_raters + a) * n_raters + b
+    return pair, k, l_, as_float(product.data)

@@ -237,8 +237,7 @@ def large_sample(
     # The two raters with ratings in each group (columns without ratings do not count).
     active = ratings._nck.sum(axis=-1) > 0  # (G, R)
     first_two = np.argsort(~active, axis=1, kind="stable")[:, :2]
-    groups = np.arange(active.shape[0])
-    table = ratings._confusions[groups, first_two[:, 0], first_two[:, 1]]  # (G, K, K)
+    table = ratings._pair_confusion(first_two[:, 0], first_two[:, 1])  # (G, K, K)
     n = table.sum(axis=(1, 2))
     with np.errstate(invalid="ignore", divide="ignore"):
         p = table / n[:, None, None]

@@ -15,7 +15,7 @@ from . import _counts
 from ._encode import Encoded, Layout, encode
 from ._kernels import agreement as K
 from ._kernels._segment import segment_sum
-from ._typing import FloatArray
+from ._typing import FloatArray, IntArray
 from ._warnings import warn
 from .results import Coefficient, result_frame
 from .weights import weight_matrix
@@ -237,11 +237,12 @@ class Ratings:
         )
 
     @cached_property
-    def _confusions(self) -> FloatArray:
+    def _pair_margins(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        """Every rater pair's co-rated items, agreement and table margins (identity weights)."""
         enc = self._enc
         if enc.rater is None:  # pragma: no cover - callers check first
             raise ValueError("no raters")
-        return _counts.pair_confusions(
+        return _counts.pair_margins(
             enc.group,
             enc.item,
             enc.rater,
@@ -250,7 +251,30 @@ class Ratings:
             enc.n_groups,
             enc.n_raters,
             enc.n_categories,
+            self._identity,
         )
+
+    def _pair_confusion(self, first: IntArray, second: IntArray) -> FloatArray:
+        """The (G, K, K) confusion table of rater ``first[g]`` against ``second[g]`` in each
+        group ``g`` (two different raters per group), counting only those two raters'
+        annotations."""
+        enc = self._enc
+        if enc.rater is None:  # pragma: no cover - callers check first
+            raise ValueError("no raters")
+        group = enc.group[enc.item]
+        is_first = enc.rater == first[group]
+        keep = is_first | (enc.rater == second[group])
+        tables = _counts.pair_confusions(
+            enc.group,
+            enc.item[keep],
+            np.where(is_first[keep], 0, 1).astype(np.int64),
+            enc.code[keep],
+            enc.n_items,
+            enc.n_groups,
+            2,
+            enc.n_categories,
+        )
+        return tables[:, 0, 1]
 
     @cached_property
     def _identity(self) -> FloatArray:
@@ -534,7 +558,10 @@ class Ratings:
         return self._finish(name, observed, expected)
 
     def _pairs(self, pooled: bool) -> tuple[FloatArray, FloatArray, FloatArray]:
-        return K.pair_components(self._confusions, self._nck, self._identity, pooled)
+        n_common, agree, rows, cols = self._pair_margins
+        return K.pair_margin_components(
+            n_common, agree, rows, cols, self._nck, self._identity, pooled
+        )
 
     @coefficient
     def light(self) -> Result:
@@ -969,7 +996,13 @@ class Ratings:
                     f"`{param}` must be one of the raters {list(raters[:10])}; got {who!r}."
                 )
             pos.append(raters.get_loc(who))
-        table = self._confusions[:, pos[0], pos[1]].astype(np.int64)
+        if pos[0] == pos[1]:  # a rater against itself: its counts on the diagonal
+            table = np.einsum("gk,kl->gkl", self._nck[:, pos[0]], np.eye(enc.n_categories))
+        else:
+            first = np.full(enc.n_groups, pos[0], dtype=np.int64)
+            second = np.full(enc.n_groups, pos[1], dtype=np.int64)
+            table = self._pair_confusion(first, second)
+        table = table.astype(np.int64)
         cats = pd.Index(enc.categories, name=a)
         columns = pd.Index(enc.categories, name=b)
         if enc.groups is None:

@@ -282,6 +282,42 @@ def test_pair_components(data: Data, weights: FloatArray, pooled: bool) -> None:
         close(n_common[g], n_g[0])
 
 
+def margins(data: Data, weights: FloatArray) -> tuple[FloatArray, ...]:
+    return _counts.pair_margins(
+        data.group,
+        data.item,
+        data.rater,
+        data.code,
+        data.n_items,
+        data.n_groups,
+        data.n_raters,
+        N_CATEGORIES,
+        weights,
+    )
+
+
+def test_pair_margins_are_the_confusion_tables_margins(data: Data, weights: FloatArray) -> None:
+    n_common, agree, rows, cols = margins(data, weights)
+    tables = data.confusions
+    close(n_common, tables.sum(axis=(-2, -1)))
+    close(agree, np.einsum("gabkl,kl->gab", tables, weights))
+    close(rows, tables.sum(axis=-1))
+    close(cols, tables.sum(axis=-2))
+
+
+@pytest.mark.parametrize("pooled", [False, True])
+def test_pair_margin_components(data: Data, weights: FloatArray, pooled: bool) -> None:
+    got = agreement.pair_margin_components(*margins(data, weights), data.nck, weights, pooled)
+    close(got, agreement.pair_components(data.confusions, data.nck, weights, pooled))
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        got_g = agreement.pair_margin_components(
+            *margins(alone, weights), alone.nck, weights, pooled
+        )
+        for whole, part in zip(got, got_g, strict=True):
+            close(whole[g], part[0])
+
+
 def test_bennett_expected_has_no_data_axis() -> None:
     # Chance agreement of S depends on the categories only: nothing to batch.
     assert agreement.bennett_expected(identity()) == pytest.approx(1 / N_CATEGORIES)
@@ -580,6 +616,7 @@ COVERED: dict[str, str] = {
     "agreement.rater_proportions": "test_rater_proportions",
     "agreement.conger_expected": "test_conger_expected",
     "agreement.pair_components": "test_pair_components",
+    "agreement.pair_margin_components": "test_pair_margin_components",
     "agreement.bennett_expected": "test_bennett_expected_has_no_data_axis",
     "variance.fleiss_item_expected": "test_pooled_item_expected",
     "variance.gwet_item_expected": "test_pooled_item_expected",

@@ -23,6 +23,7 @@ __all__ = [
     "item_agreement",
     "observed_components",
     "pair_components",
+    "pair_margin_components",
     "rater_proportions",
     "weighted_alpha_components",
 ]
@@ -162,13 +163,28 @@ def pair_components(
     """
     n_common = confusion.sum(axis=(-2, -1))
     agree = np.einsum("gabkl,kl->gab", confusion, weights)
+    rows = confusion.sum(axis=-1)
+    cols = confusion.sum(axis=-2)
+    return pair_margin_components(n_common, agree, rows, cols, nck, weights, pooled)
+
+
+def pair_margin_components(
+    n_common: FloatArray,
+    agree: FloatArray,
+    rows: FloatArray,
+    cols: FloatArray,
+    nck: FloatArray,
+    weights: FloatArray,
+    pooled: bool,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """:func:`pair_components` from the pairs' margins: the items both rated ``n_common``
+    (G, R, R), their weighted agreement ``agree`` and the tables' row and column sums
+    (G, R, R, K), as :func:`pdagree._counts.pair_margins` counts them."""
     with np.errstate(invalid="ignore", divide="ignore"):
         observed = agree / n_common
     if pooled:
         # Fleiss' pi restricted to the pair: the mean over items rated by either rater of
         # n_ik / r_i. Items both rated give half of each rating; items one rated give all.
-        rows = confusion.sum(axis=-1)
-        cols = confusion.sum(axis=-2)
         n_a = nck.sum(axis=-1)
         share = (rows + cols) / 2.0 + (nck[:, :, None, :] - rows) + (nck[:, None, :, :] - cols)
         n_either = n_a[:, :, None] + n_a[:, None, :] - n_common
