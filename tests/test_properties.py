@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from layouts import to_counts, to_long
 
 import pdagree
 
@@ -76,18 +77,6 @@ def wide_frames(
     # A frame needs two raters with ratings (else ValueError, as for a long frame).
     assume(int(df.notna().any().sum()) >= 2)
     return df
-
-
-def to_long(wide: pd.DataFrame, drop_missing: bool) -> pd.DataFrame:
-    long = wide.reset_index().melt(id_vars="item", var_name="coder", value_name="tag")
-    return long.dropna(subset=["tag"]) if drop_missing else long
-
-
-def to_counts(wide: pd.DataFrame) -> pd.DataFrame:
-    """Fleiss' table built with pandas alone (rows with no rating kept as zeros)."""
-    stacked = wide.stack()
-    table = pd.crosstab(stacked.index.get_level_values(0), stacked.to_numpy())
-    return table.reindex(wide.index, fill_value=0).rename_axis(index="item", columns=None)
 
 
 # ------------------------------------------------------------------------------ invariances

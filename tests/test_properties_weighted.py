@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from layouts import to_counts
+from layouts import to_long as _to_long
 
 import pdagree
 
@@ -103,15 +105,7 @@ def wide_frames(draw: st.DrawFn, min_raters: int = 2, max_raters: int = 4) -> pd
 
 
 def to_long(wide: pd.DataFrame, drop_missing: bool) -> pd.DataFrame:
-    long = wide.reset_index().melt(id_vars="item", var_name="coder", value_name="score")
-    return long.dropna(subset=["score"]) if drop_missing else long
-
-
-def to_counts(wide: pd.DataFrame) -> pd.DataFrame:
-    """Fleiss' table built with pandas alone (rows with no rating kept as zeros)."""
-    stacked = wide.stack()
-    table = pd.crosstab(stacked.index.get_level_values(0), stacked.to_numpy())
-    return table.reindex(wide.index, fill_value=0).rename_axis(index="item", columns=None)
+    return _to_long(wide, drop_missing, label="score")
 
 
 # ------------------------------------------------------------------------------ invariances
