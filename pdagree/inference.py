@@ -155,8 +155,7 @@ def analytic(
     else:  # conger, cohen
         if enc.rater is None:  # pragma: no cover - the method itself refuses counts tables
             raise ValueError("needs raters")
-        rated = (nik.sum(axis=1) >= 1).astype(np.float64)
-        n_rated = np.bincount(enc.group, weights=rated, minlength=enc.n_groups).astype(float)
+        n_rated = _rated_per_group(ratings)
         item_expected = V.conger_item_expected(
             ratings._nck, w, n_rated, enc.group, enc.item, enc.rater, enc.code, enc.n_items
         )
@@ -165,6 +164,13 @@ def analytic(
     )
     _check_sample_within_population(n, population)
     return value, np.sqrt(var), n
+
+
+def _rated_per_group(ratings: Ratings) -> FloatArray:
+    """Items with at least one rating, per group: the ``n`` of Gwet's variances."""
+    enc = ratings._enc
+    rated = (ratings._nik.sum(axis=1) >= 1).astype(np.float64)
+    return np.bincount(enc.group, weights=rated, minlength=enc.n_groups).astype(np.float64)
 
 
 def _check_sample_within_population(n: FloatArray, population: float) -> None:
@@ -186,8 +192,7 @@ def _alpha_analytic(
     else:
         w = _alpha_weights(ratings, kwargs.get("level", "nominal"))
     var, _ = V.weighted_alpha_variance(ratings._nik, w, enc.group, enc.n_groups, population)
-    rated = (ratings._nik.sum(axis=1) >= 1).astype(np.float64)
-    n = np.bincount(enc.group, weights=rated, minlength=enc.n_groups).astype(np.float64)
+    n = _rated_per_group(ratings)
     _check_sample_within_population(n, population)
     return value, np.sqrt(var), n
 

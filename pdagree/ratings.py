@@ -189,6 +189,11 @@ class Ratings:
         return self._enc.raters
 
     @property
+    def _rater_labels(self) -> pd.Index:
+        """Rater labels, empty for a counts table."""
+        return self._enc.raters if self._enc.raters is not None else pd.Index([])
+
+    @property
     def categories(self) -> pd.Index:
         """The categories, in order."""
         return self._enc.categories
@@ -310,7 +315,7 @@ class Ratings:
         active = self._nck.sum(axis=-1) > 0
         per_group = active.sum(axis=-1)
         if per_group.max() > 2:
-            raters = enc.raters if enc.raters is not None else pd.Index([])
+            raters = self._rater_labels
             worst = int(np.argmax(per_group))
             names = list(raters[active[worst]][:6])
             where = "" if enc.groups is None else f" in group {enc.groups[worst]!r}"
@@ -331,6 +336,19 @@ class Ratings:
     def _weights(self, weights: Weights) -> tuple[FloatArray, str]:
         """The (K, K) weight matrix for ``weights`` and the suffix for the result's name."""
         return weight_matrix(weights, self._enc.categories, self._enc.values)
+
+    def _pooled(
+        self,
+        name: str,
+        weights: Weights,
+        kernel: Callable[[FloatArray, FloatArray, Any, int], tuple[FloatArray, FloatArray]],
+    ) -> Any:
+        """A coefficient whose chance agreement comes from the pooled ``pi`` (Fleiss, Scott,
+        Gwet): ``kernel`` gives ``A_e`` per group."""
+        name, w, observed = self._weighted(name, weights)
+        enc = self._enc
+        expected, _ = kernel(self._nik, w, enc.group, enc.n_groups)
+        return self._finish(name, observed, expected)
 
     def _weighted(self, name: str, weights: Weights) -> tuple[str, FloatArray, FloatArray]:
         """Name, weight matrix and ``A_o`` for a possibly weighted coefficient."""
@@ -482,10 +500,7 @@ class Ratings:
         >>> round(float(pdagree.datasets.load("fleiss1971").agree.fleiss()), 3)
         0.43
         """
-        name, w, observed = self._weighted("fleiss", weights)
-        enc = self._enc
-        expected, _ = K.fleiss_expected(self._nik, w, enc.group, enc.n_groups)
-        return self._finish(name, observed, expected)
+        return self._pooled("fleiss", weights, K.fleiss_expected)
 
     @coefficient
     def conger(self, weights: Weights = None) -> Result:
@@ -515,10 +530,7 @@ class Ratings:
             With more than two raters (use :meth:`fleiss`).
         """
         self._require_two_raters("scott", "`fleiss()` (multi-pi)")
-        name, w, observed = self._weighted("scott", weights)
-        enc = self._enc
-        expected, _ = K.fleiss_expected(self._nik, w, enc.group, enc.n_groups)
-        return self._finish(name, observed, expected)
+        return self._pooled("scott", weights, K.fleiss_expected)
 
     @coefficient
     def cohen(self, weights: Weights = None) -> Result:
@@ -552,10 +564,7 @@ class Ratings:
         >>> round(float(pdagree.datasets.load("fleiss1971").agree.gwet()), 4)
         0.4479
         """
-        name, w, observed = self._weighted("gwet", weights)
-        enc = self._enc
-        expected, _ = K.gwet_expected(self._nik, w, enc.group, enc.n_groups)
-        return self._finish(name, observed, expected)
+        return self._pooled("gwet", weights, K.gwet_expected)
 
     def _pairs(self, pooled: bool) -> tuple[FloatArray, FloatArray, FloatArray]:
         n_common, agree, rows, cols = self._pair_margins
@@ -634,7 +643,7 @@ class Ratings:
         undefined = np.isnan(e_kappa) | np.isnan(e_pi)
         value = np.where(undefined, np.nan, value)
         cats = enc.categories
-        raters = enc.raters if enc.raters is not None else pd.Index([])
+        raters = self._rater_labels
         extra = {"expected_pi": e_pi, "expected_kappa": e_kappa, "marginal_gap": gap}
         per_rater_cols = pd.MultiIndex.from_product([["proportion"], list(cats)])
         if enc.groups is None:
@@ -964,7 +973,7 @@ class Ratings:
         p, active = K.rater_proportions(nck)
         cols_count = pd.MultiIndex.from_product([["count"], list(enc.categories)])
         cols_prop = pd.MultiIndex.from_product([["proportion"], list(enc.categories)])
-        raters = enc.raters if enc.raters is not None else pd.Index([])
+        raters = self._rater_labels
         if enc.groups is None:
             index: pd.Index = raters
             counts, props, keep = nck[0], p[0], active[0]
@@ -988,7 +997,7 @@ class Ratings:
         Counts the items both rated. With ``by=``, rows are (group, category of ``a``).
         """
         enc = self._require_raters("contingency")
-        raters = enc.raters if enc.raters is not None else pd.Index([])
+        raters = self._rater_labels
         pos = []
         for param, who in (("a", a), ("b", b)):
             if who not in raters:
@@ -1041,7 +1050,7 @@ class Ratings:
         else:
             table = K.chance_corrected(observed, expected)
         table = np.where(n_common > 0, table, np.nan) if method != "n_items" else table
-        raters = enc.raters if enc.raters is not None else pd.Index([])
+        raters = self._rater_labels
         columns = pd.Index(raters)
         if enc.groups is None:
             return pd.DataFrame(table[0], index=raters, columns=columns)

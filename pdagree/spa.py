@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from ._encode import _fmt
 from ._kernels import spa as K
 from ._typing import FloatArray
 
@@ -25,14 +26,8 @@ __all__ = ["WEIGHTINGS", "spa_variance"]
 #: The weighting schemes of :meth:`pdagree.Ratings.spa`, by name.
 WEIGHTINGS: tuple[str, ...] = K.SCHEMES
 
-_SHOWN = 5
 # How far the probabilities in ``p`` may sum from 1 (rounding in the user's arithmetic).
 _SUM_TOLERANCE = 1e-8
-
-
-def _fmt(values: Sequence[Any]) -> str:
-    shown = list(values[:_SHOWN])
-    return repr(shown)[:-1] + (", ...]" if len(values) > _SHOWN else "]")
 
 
 # --------------------------------------------------------------------------- validation
