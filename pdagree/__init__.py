@@ -12,11 +12,12 @@ Importing the package registers the ``DataFrame.agree`` accessor:
 from __future__ import annotations
 
 from . import datasets
+from ._version import __version__
 from ._warnings import PdagreeWarning, UndefinedStatisticWarning
 from .accessor import AgreeAccessor
+from .definitions.spa import spa_variance
 from .ratings import Ratings
 from .results import Coefficient
-from .spa import spa_variance
 
 __all__ = [
     "AgreeAccessor",
@@ -24,8 +25,7 @@ __all__ = [
     "PdagreeWarning",
     "Ratings",
     "UndefinedStatisticWarning",
+    "__version__",
     "datasets",
     "spa_variance",
 ]
-
-__version__ = "0.1.0.dev0"

@@ -1,17 +1,8 @@
-"""Array type aliases shared by the kernels and the encoding layer."""
+"""Array type aliases for the layers above the kernels (defined in :mod:`pdagree._kernels`,
+which import nothing of pdagree's outside their package)."""
 
 from __future__ import annotations
 
-import numpy as np
-import numpy.typing as npt
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
+from ._kernels._typing import BoolArray, FloatArray, IntArray, as_float
 
 __all__ = ["BoolArray", "FloatArray", "IntArray", "as_float"]
-
-
-def as_float(x: object) -> FloatArray:
-    """``x`` as a float64 array (numpy's stubs type many results as Any or as int)."""
-    return np.asarray(x, dtype=np.float64)

@@ -31,8 +31,9 @@ from typing import Any, TextIO, cast
 
 import pandas as pd
 
-from . import __version__, datasets
+from . import datasets
 from ._encode import Layout
+from ._version import __version__
 from .ratings import Ratings
 
 __all__ = ["main"]

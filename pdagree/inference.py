@@ -18,25 +18,19 @@ Three methods:
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from ._encode import Encoded
-from ._kernels import agreement as K
-from ._kernels import variance as V
 from ._typing import FloatArray, IntArray
+from .definitions import Components, Definition, RatingData, get
 
-if TYPE_CHECKING:
-    from .ratings import Ratings
-
-__all__ = ["INTERVAL_METHODS", "SCALES", "ConfidenceInterval", "interpret"]
+__all__ = ["INTERVAL_METHODS", "ConfidenceInterval", "summarise"]
 
 Method = Literal["analytic", "large-sample", "bootstrap"]
 INTERVAL_METHODS = ("analytic", "large-sample", "bootstrap")
-_ANALYTIC = ("observed", "bennett", "fleiss", "scott", "gwet", "conger", "cohen", "alpha")
-_MAX_ANALYTIC_ALPHA_CATEGORIES = 2000
 _DEFAULT_RESAMPLES = 2000
 _CHUNK_ANNOTATIONS = 5_000_000
 
@@ -67,11 +61,12 @@ def check_method(method: str, name: str) -> Method:
             f"`method` must be one of 'analytic', 'large-sample', 'bootstrap'; got {method!r}."
         )
     base = name.split("[")[0]
-    if method == "analytic" and base not in _ANALYTIC:
+    definition = get(base)
+    if method == "analytic" and definition.variance is None:
         raise ValueError(
             f"no analytic variance is available for `{base}`; use method='bootstrap'."
         )
-    if method == "large-sample" and base != "cohen":
+    if method == "large-sample" and definition.large_sample is None:
         raise ValueError(
             f"method='large-sample' is the asymptotic variance of two-rater Cohen's kappa; "
             f"`{base}` needs method='analytic' or 'bootstrap'."
@@ -134,43 +129,15 @@ def check_population(population: float) -> float:
 
 
 def analytic(
-    ratings: Ratings, method: str, kwargs: dict[str, Any], population: float
+    data: RatingData, definition: Definition, options: dict[str, Any], population: float
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Value, Gwet's standard error and the number of rated items, per group."""
-    value, _, expected = ratings._raw(method, kwargs)
-    enc = ratings._enc
-    if method == "alpha":
-        return _alpha_analytic(ratings, kwargs, value, population)
-    nik = ratings._nik
-    w, _ = ratings._weights(kwargs.get("weights"))
-    item_expected: FloatArray | None
-    if method in ("observed", "bennett"):
-        item_expected = None
-    elif method in ("fleiss", "scott"):
-        _, pi = K.fleiss_expected(nik, w, enc.group, enc.n_groups)
-        item_expected = V.fleiss_item_expected(nik, w, pi, enc.group)
-    elif method == "gwet":
-        _, pi = K.gwet_expected(nik, w, enc.group, enc.n_groups)
-        item_expected = V.gwet_item_expected(nik, w, pi, enc.group)
-    else:  # conger, cohen
-        if enc.rater is None:  # pragma: no cover - the method itself refuses counts tables
-            raise ValueError("needs raters")
-        n_rated = _rated_per_group(ratings)
-        item_expected = V.conger_item_expected(
-            ratings._nck, w, n_rated, enc.group, enc.item, enc.rater, enc.code, enc.n_items
-        )
-    var, n = V.linearised_variance(
-        nik, w, enc.group, enc.n_groups, value, expected, item_expected, population
-    )
+    if definition.variance is None:  # pragma: no cover - check_method refuses it first
+        raise ValueError(f"no analytic variance for `{definition.name}`")
+    parts = definition.compute(data, **options)
+    var, n = definition.variance(data, options, parts, population)
     _check_sample_within_population(n, population)
-    return value, np.sqrt(var), n
-
-
-def _rated_per_group(ratings: Ratings) -> FloatArray:
-    """Items with at least one rating, per group: the ``n`` of Gwet's variances."""
-    enc = ratings._enc
-    rated = (ratings._nik.sum(axis=1) >= 1).astype(np.float64)
-    return np.bincount(enc.group, weights=rated, minlength=enc.n_groups).astype(np.float64)
+    return parts.value, np.sqrt(var), n
 
 
 def _check_sample_within_population(n: FloatArray, population: float) -> None:
@@ -180,87 +147,6 @@ def _check_sample_within_population(n: FloatArray, population: float) -> None:
             f"({int(n.max())}); got {population!r}. N counts the items the sample was "
             "drawn from."
         )
-
-
-def _alpha_analytic(
-    ratings: Ratings, kwargs: dict[str, Any], value: FloatArray, population: float
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Gwet's variance of alpha, through its agreement-weight form ``w = 1 - delta2 / max``."""
-    enc = ratings._enc
-    if kwargs.get("weights") is not None:
-        w, _ = ratings._weights(kwargs["weights"])
-    else:
-        w = _alpha_weights(ratings, kwargs.get("level", "nominal"))
-    var, _ = V.weighted_alpha_variance(ratings._nik, w, enc.group, enc.n_groups, population)
-    n = _rated_per_group(ratings)
-    _check_sample_within_population(n, population)
-    return value, np.sqrt(var), n
-
-
-def _alpha_weights(ratings: Ratings, level: Any) -> FloatArray:
-    """``w = 1 - delta2 / max(delta2)`` over the categories, for a fixed metric."""
-    from ._kernels import alpha as KA
-    from .levels import metric_for
-
-    enc = ratings._enc
-    k = enc.n_categories
-    metric, label = metric_for(level, enc.categories, enc.values)
-    if isinstance(metric, KA.Ordinal) or k > _MAX_ANALYTIC_ALPHA_CATEGORIES:
-        why = (
-            "ordinal distances depend on the observed frequencies"
-            if isinstance(metric, KA.Ordinal)
-            else f"it has {k} distinct values (more than {_MAX_ANALYTIC_ALPHA_CATEGORIES})"
-        )
-        raise ValueError(
-            f"no analytic variance is available for `alpha[{label}]` here: {why}; use "
-            "method='bootstrap'."
-        )
-    if isinstance(metric, KA.Nominal):
-        return np.eye(k)
-    codes = np.arange(k, dtype=np.int64)
-    if isinstance(metric, KA.Interval):
-        delta2 = (metric.values[:, None] - metric.values[None, :]) ** 2
-    else:
-        a, b = np.repeat(codes, k), np.tile(codes, k)
-        delta2 = np.asarray(metric.delta2(a, b), dtype=np.float64).reshape(k, k)
-    top = delta2.max()
-    return np.eye(k) if top <= 0 else 1.0 - delta2 / top
-
-
-def large_sample(
-    ratings: Ratings, kwargs: dict[str, Any]
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """Cohen's kappa on the items both raters rated, its ASE, ASE under H0 and n, per group.
-
-    Fleiss, Cohen & Everitt (1969): with cell proportions ``p_kl``, margins ``p_k.``,
-    ``p_.l``, ``wbar_k. = sum_l p_.l w_kl`` and ``wbar_.l = sum_k p_k. w_kl``,
-    ``var = [sum_kl p_kl (w_kl - (wbar_k. + wbar_.l)(1 - kappa))^2
-    - (kappa - A_e (1 - kappa))^2] / (n (1 - A_e)^2)``; under H0,
-    ``var0 = [sum_kl p_k. p_.l (w_kl - (wbar_k. + wbar_.l))^2 - A_e^2] / (n (1 - A_e)^2)``.
-    """
-    w, _ = ratings._weights(kwargs.get("weights"))
-    # The two raters with ratings in each group (columns without ratings do not count).
-    active = ratings._nck.sum(axis=-1) > 0  # (G, R)
-    first_two = np.argsort(~active, axis=1, kind="stable")[:, :2]
-    table = ratings._pair_confusion(first_two[:, 0], first_two[:, 1])  # (G, K, K)
-    n = table.sum(axis=(1, 2))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = table / n[:, None, None]
-        row = p.sum(axis=2)
-        col = p.sum(axis=1)
-        po = np.einsum("gkl,kl->g", p, w)
-        pe = np.einsum("gk,kl,gl->g", row, w, col)
-        kappa = (po - pe) / (1.0 - pe)
-        wrow = np.einsum("gl,kl->gk", col, w)
-        wcol = np.einsum("gk,kl->gl", row, w)
-        spread = wrow[:, :, None] + wcol[:, None, :]
-        inner = w[None] - spread * (1.0 - kappa)[:, None, None]
-        var = ((p * inner**2).sum(axis=(1, 2)) - (kappa - pe * (1.0 - kappa)) ** 2) / (
-            n * (1.0 - pe) ** 2
-        )
-        outer = row[:, :, None] * col[:, None, :]
-        var0 = ((outer * (w[None] - spread) ** 2).sum(axis=(1, 2)) - pe**2) / (n * (1.0 - pe) ** 2)
-    return kappa, np.sqrt(np.maximum(var, 0.0)), np.sqrt(np.maximum(var0, 0.0)), n
 
 
 # ---------------------------------------------------------------------------- bootstrap
@@ -294,36 +180,28 @@ def _replica(enc: Encoded, pick: IntArray, group: IntArray, n_groups: int) -> En
 class _Replicates:
     """Evaluates one coefficient on many item resamples in one batched call per chunk."""
 
-    def __init__(self, ratings: Ratings, method: str, kwargs: dict[str, Any]) -> None:
-        self.ratings = ratings
-        self.method = method
+    def __init__(self, data: RatingData, definition: Definition, kwargs: dict[str, Any]) -> None:
+        self.data = data
+        self.definition = definition
         self.kwargs = kwargs
-        enc = ratings._enc
+        enc = data.enc
         n_ann_item = np.bincount(enc.item, minlength=enc.n_items)
         #: items with at least one rating: the units that are resampled
         self.rated = np.flatnonzero(n_ann_item > 0)
         self.per_item = max(float(n_ann_item[self.rated].mean()), 1.0) if self.rated.size else 1.0
-        # Per-item SPA weights follow their items into the replicates.
-        self.item_weights: FloatArray | None = None
-        weights = kwargs.get("weights")
-        if method == "spa" and not (weights is None or isinstance(weights, str)):
-            from .spa import _custom_weights
-
-            self.item_weights = _custom_weights(ratings, weights)
+        # Options with one value per item (SPA's own weights) follow their items.
+        per_item = definition.per_item
+        self.per_item_options = {} if per_item is None else per_item(data, kwargs)
 
     def rows_per_chunk(self, row_length: int) -> int:
         return max(1, int(_CHUNK_ANNOTATIONS // max(row_length * self.per_item, 1.0)))
 
     def values(self, pick: IntArray, group: IntArray, n_groups: int) -> FloatArray:
         """The coefficient on replica groups: ``pick`` items, ``group`` their replica."""
-        from .ratings import Ratings
-
-        replica = Ratings(_replica(self.ratings._enc, pick, group, n_groups))
-        call = self.kwargs
-        if self.item_weights is not None:
-            call = {**call, "weights": self.item_weights[pick]}
-        value, _, _ = replica._raw(self.method, call)
-        return value
+        replica = RatingData(_replica(self.data.enc, pick, group, n_groups))
+        call = {**self.kwargs, **{k: v[pick] for k, v in self.per_item_options.items()}}
+        parts: Components = self.definition.compute(replica, **call)
+        return parts.value
 
     def statistic(self, sample: FloatArray, axis: int = -1) -> FloatArray:
         """For :func:`scipy.stats.bootstrap` (``vectorized=True``): each slice along ``axis``
@@ -342,8 +220,8 @@ class _Replicates:
 
 
 def bootstrap_values(
-    ratings: Ratings,
-    method: str,
+    data: RatingData,
+    definition: Definition,
     kwargs: dict[str, Any],
     n_resamples: int,
     rng: np.random.Generator | int | None,
@@ -355,8 +233,8 @@ def bootstrap_values(
     different sizes in one vectorised call, hence this resampler for ``by=``.
     """
     gen = np.random.default_rng(rng)
-    enc = ratings._enc
-    reps = _Replicates(ratings, method, kwargs)
+    enc = data.enc
+    reps = _Replicates(data, definition, kwargs)
     grp = enc.group[reps.rated]
     order = reps.rated[np.argsort(grp, kind="stable")]
     sizes = np.bincount(grp, minlength=enc.n_groups)
@@ -377,8 +255,8 @@ def bootstrap_values(
 
 
 def scipy_bootstrap(
-    ratings: Ratings,
-    method: str,
+    data: RatingData,
+    definition: Definition,
     kwargs: dict[str, Any],
     *,
     confidence_level: float,
@@ -391,7 +269,7 @@ def scipy_bootstrap(
     resamples (and the jackknife of ``"BCa"``) being one batched kernel call."""
     from scipy import stats
 
-    reps = _Replicates(ratings, method, kwargs)
+    reps = _Replicates(data, definition, kwargs)
     n = len(reps.rated)
     if n < 2 or n_resamples < 2:  # no spread to estimate (as for the grouped resampler)
         return np.nan, np.nan, np.nan
@@ -421,7 +299,7 @@ def scipy_bootstrap(
 
 
 def summarise(
-    ratings: Ratings,
+    data: RatingData,
     method_name: str,
     kwargs: dict[str, Any],
     *,
@@ -439,8 +317,9 @@ def summarise(
     level = check_confidence_level(confidence_level)
     chosen = check_method(method, method_name)
     population = check_population(population)
+    definition = get(method_name)
     if chosen == "analytic":
-        value, se, n = analytic(ratings, method_name, kwargs, population)
+        value, se, n = analytic(data, definition, kwargs, population)
         with np.errstate(invalid="ignore", divide="ignore"):
             df = n - 1.0
             t = stats.t.ppf(1.0 - (1.0 - level) / 2.0, df)
@@ -453,7 +332,9 @@ def summarise(
                 "`N` (finite-population correction) applies to method='analytic' only; the "
                 "large-sample variance of Fleiss, Cohen & Everitt (1969) has none."
             )
-        value, se, se0, n = large_sample(ratings, kwargs)
+        if definition.large_sample is None:  # pragma: no cover - check_method refuses it
+            raise ValueError(f"no large-sample variance for `{method_name}`")
+        value, se, se0, n = definition.large_sample(data, kwargs)
         z = stats.norm.ppf(1.0 - (1.0 - level) / 2.0)
         low, high = value - z * se, value + z * se
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -461,10 +342,10 @@ def summarise(
     else:
         resamples = check_resamples(n_resamples)
         kind = check_interval(interval)
-        if ratings._enc.groups is None:
+        if data.enc.groups is None:
             se_1, low_1, high_1 = scipy_bootstrap(
-                ratings,
-                method_name,
+                data,
+                definition,
                 kwargs,
                 confidence_level=level,
                 n_resamples=resamples,
@@ -478,8 +359,8 @@ def summarise(
                     "`interval='BCa'` needs a jackknife per group and is available without "
                     "`by=` only; use interval='percentile' or 'basic' with `by=`."
                 )
-            reps = bootstrap_values(ratings, method_name, kwargs, resamples, rng)
-            value = ratings._raw(method_name, kwargs)[0]
+            reps = bootstrap_values(data, definition, kwargs, resamples, rng)
+            value = definition.compute(data, **kwargs).value
             se, low, high = _replicate_summary(reps, value, level, kind)
         p = np.full(se.shape, np.nan)
     return {"se": se, "low": low, "high": high, "p_value": p}
@@ -520,56 +401,3 @@ def _p_value(z: FloatArray, df: FloatArray | None, alternative: str) -> FloatArr
     raise ValueError(
         f"`alternative` must be one of 'greater', 'two-sided', 'less'; got {alternative!r}."
     )
-
-
-# ---------------------------------------------------------------------------- interpretation
-
-# Each band: (upper bound, whether the bound belongs to the band, label); values above the last
-# bound fall in the last band.
-SCALES: dict[str, list[tuple[float, bool, str]]] = {
-    # Landis & Koch (1977), Biometrics 33(1), p. 165: < 0 poor, 0.00-0.20 slight, 0.21-0.40
-    # fair, 0.41-0.60 moderate, 0.61-0.80 substantial, 0.81-1.00 almost perfect.
-    "landis-koch": [
-        (0.0, False, "poor"),
-        (0.20, True, "slight"),
-        (0.40, True, "fair"),
-        (0.60, True, "moderate"),
-        (0.80, True, "substantial"),
-        (1.0, True, "almost perfect"),
-    ],
-    # Altman (1991), Practical Statistics for Medical Research, p. 404: < 0.20 poor,
-    # 0.21-0.40 fair, 0.41-0.60 moderate, 0.61-0.80 good, 0.81-1.00 very good.
-    "altman": [
-        (0.20, True, "poor"),
-        (0.40, True, "fair"),
-        (0.60, True, "moderate"),
-        (0.80, True, "good"),
-        (1.0, True, "very good"),
-    ],
-    # Fleiss (1981), Statistical Methods for Rates and Proportions, p. 218: below 0.40 poor,
-    # 0.40-0.75 fair to good, above 0.75 excellent.
-    "fleiss": [(0.40, False, "poor"), (0.75, True, "fair to good"), (1.0, True, "excellent")],
-    # Krippendorff (2004), Content Analysis, 2nd ed., p. 241: rely on alpha >= .800, draw
-    # tentative conclusions for .667 <= alpha < .800, discard data below .667.
-    "krippendorff": [
-        (0.667, False, "unreliable"),
-        (0.800, False, "tentative"),
-        (1.0, True, "reliable"),
-    ],
-}
-
-
-def interpret(value: float, scale: str) -> str:
-    """The band ``value`` falls in on ``scale``; see :meth:`Coefficient.interpret`."""
-    if scale not in SCALES:
-        raise ValueError(
-            "`scale` must be one of 'landis-koch', 'altman', 'fleiss', 'krippendorff'; got "
-            f"{scale!r}."
-        )
-    if np.isnan(value):
-        return "undefined"
-    bands = SCALES[scale]
-    for upper, inclusive, label in bands:
-        if value < upper or (inclusive and value == upper):
-            return label
-    return bands[-1][2]

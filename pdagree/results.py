@@ -238,7 +238,7 @@ class Coefficient(float):
         ...             n_categories=2, categories=(0, 1)).interpret()
         'moderate'
         """
-        from .inference import interpret
+        from .interpretation import interpret
 
         return interpret(float(self), scale)
 

@@ -608,6 +608,7 @@ def test_delta2_elementwise(factory: Callable[[], alpha.Delta2]) -> None:
 # no batch axis).
 COVERED: dict[str, str] = {
     "_segment.segment_sum": "test_segment_sum",
+    "_typing.as_float": "test_as_float_keeps_shape",
     "agreement.chance_corrected": "test_chance_corrected_elementwise",
     "agreement.item_agreement": "test_item_agreement_leading_axes",
     "agreement.observed_components": "test_observed_components",
@@ -638,6 +639,16 @@ COVERED: dict[str, str] = {
     "alpha.ratio_delta2": "test_delta2_elementwise",
     "alpha.matrix_delta2": "test_delta2_elementwise",
 }
+
+
+def test_as_float_keeps_shape() -> None:
+    from pdagree._kernels._typing import as_float
+
+    batch = np.arange(12, dtype=np.int64).reshape(2, 3, 2)
+    out = as_float(batch)
+    assert out.dtype == np.float64 and out.shape == batch.shape
+    for g in range(2):
+        np.testing.assert_array_equal(out[g], as_float(batch[g]))
 
 
 def public_kernels() -> list[str]:

@@ -1,4 +1,4 @@
-"""Hypothesis properties of every coefficient of issue 2.
+"""Hypothesis properties of every coefficient in the registry.
 
 Invariances (rater order, item order, label renaming, an added all-missing rater), layout
 equivalence (wide = long = counts), ``by=`` equal to a loop over groups, the user's frame
@@ -19,14 +19,16 @@ from hypothesis import strategies as st
 from layouts import to_counts, to_long
 
 import pdagree
+from pdagree.definitions import REGISTRY
 
 SETTINGS = settings(max_examples=30, deadline=None)
 HEAVY = settings(max_examples=15, deadline=None)
 
-# Coefficients by what they need: any layout; rater identity; exactly two raters.
-ANY_LAYOUT = ("observed", "bennett", "fleiss")
-WITH_RATERS = ("conger", "light", "bias")
-TWO_RATERS = ("scott", "cohen")
+# Coefficients by what they need: any layout; rater identity; exactly two raters. Read from
+# the registry, so a new coefficient cannot escape these properties.
+ANY_LAYOUT = tuple(n for n, d in REGISTRY.items() if not (d.needs_raters or d.two_raters))
+WITH_RATERS = tuple(n for n, d in REGISTRY.items() if d.needs_raters and not d.two_raters)
+TWO_RATERS = tuple(n for n, d in REGISTRY.items() if d.two_raters)
 MEMBERS = ("value", "observed", "expected", "n_items", "n_raters", "n_categories")
 LABELS = ("a", "b", "c", "d")
 

@@ -23,6 +23,7 @@ from layouts import to_counts
 from layouts import to_long as _to_long
 
 import pdagree
+from pdagree.definitions import REGISTRY
 
 SETTINGS = settings(max_examples=20, deadline=None)
 HEAVY = settings(max_examples=10, deadline=None)
@@ -31,9 +32,11 @@ LABELS = (1, 2, 4, 7)
 WEIGHTS = ("linear", "quadratic")
 
 # Coefficients by what they need: any layout; rater identity; exactly two raters.
-ANY_LAYOUT = ("observed", "bennett", "fleiss", "gwet", "alpha")
-WITH_RATERS = ("conger",)
-TWO_RATERS = ("scott", "cohen")
+# Every coefficient of the registry that takes agreement weights, by what it needs.
+WEIGHTED = {n: d for n, d in REGISTRY.items() if d.weights}
+ANY_LAYOUT = tuple(n for n, d in WEIGHTED.items() if not (d.needs_raters or d.two_raters))
+WITH_RATERS = tuple(n for n, d in WEIGHTED.items() if d.needs_raters and not d.two_raters)
+TWO_RATERS = tuple(n for n, d in WEIGHTED.items() if d.two_raters)
 MEMBERS = ("value", "observed", "expected", "n_items", "n_raters")
 # A counts table knows no raters: its n_raters is the most ratings an item has.
 COUNTS_MEMBERS = MEMBERS[:-1]

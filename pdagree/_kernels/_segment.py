@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._typing import FloatArray, IntArray
+from ._typing import FloatArray, IntArray
 
 __all__ = ["segment_sum"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._typing import FloatArray, IntArray, as_float
 from ._segment import segment_sum
+from ._typing import FloatArray, IntArray, as_float
 
 __all__ = [
     "bennett_expected",

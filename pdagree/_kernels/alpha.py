@@ -39,7 +39,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._typing import BoolArray, FloatArray, IntArray
+from ._typing import BoolArray, FloatArray, IntArray
 
 __all__ = [
     "DEFAULT_BUDGET",

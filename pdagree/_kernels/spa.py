@@ -24,7 +24,7 @@ from typing import Literal
 
 import numpy as np
 
-from .._typing import FloatArray, IntArray
+from ._typing import FloatArray, IntArray
 
 __all__ = [
     "SCHEMES",

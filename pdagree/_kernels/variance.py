@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._typing import FloatArray, IntArray, as_float
+from ._typing import FloatArray, IntArray, as_float
 from .agreement import item_agreement, rater_proportions
 
 __all__ = [

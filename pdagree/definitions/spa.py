@@ -1,27 +1,30 @@
-"""Sparse Probability of Agreement: the public boundary (validation and label alignment).
+"""Sparse Probability of Agreement (Nørregaard & Derczynski): the definition and its checks.
 
 The arithmetic is in :mod:`pdagree._kernels.spa`; this module checks the user's
 ``weights=`` and ``p=``, aligns per-item weights and category distributions on labels, and
-wraps the kernel's components as results. :meth:`pdagree.Ratings.spa` and
-:meth:`pdagree.Ratings.spa_items` call it; :func:`spa_variance` is public.
+returns the kernel's components. :func:`spa`'s and :func:`spa_items`' docstrings are the
+documentation of :meth:`pdagree.Ratings.spa` and :meth:`pdagree.Ratings.spa_items`;
+:func:`spa_variance` is public as ``pdagree.spa_variance``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ._encode import _fmt
-from ._kernels import spa as K
-from ._typing import FloatArray
+from .._encode import _fmt
+from .._kernels import spa as K
+from .._typing import FloatArray
+from .base import Components
+from .data import RatingData
 
-if TYPE_CHECKING:
-    from .ratings import Ratings, Result
+__all__ = ["WEIGHTINGS", "per_item_weights", "spa", "spa_items", "spa_variance"]
 
-__all__ = ["WEIGHTINGS", "spa_variance"]
+#: What ``weights=`` takes: a scheme name, or one weight per item.
+SpaWeights = str | Sequence[float] | np.ndarray[Any, Any] | pd.Series
 
 #: The weighting schemes of :meth:`pdagree.Ratings.spa`, by name.
 WEIGHTINGS: tuple[str, ...] = K.SCHEMES
@@ -92,12 +95,13 @@ def _probabilities(p: object) -> tuple[FloatArray, pd.Index | None]:
     return values / total, labels
 
 
-def _observed_categories(ratings: Ratings) -> pd.Index:
-    used = ratings._nik.sum(axis=0) > 0
-    return ratings.categories[used]
+def _observed_categories(data: RatingData) -> pd.Index:
+    used = data.nik.sum(axis=0) > 0
+    observed: pd.Index = data.enc.categories[used]
+    return observed
 
 
-def _user_distribution(ratings: Ratings, p: object) -> tuple[FloatArray, pd.Index]:
+def _user_distribution(data: RatingData, p: object) -> tuple[FloatArray, pd.Index]:
     """A user's ``p`` over categories: the probability vector and its category labels."""
     if not isinstance(p, (pd.Series, Mapping)):
         raise TypeError(
@@ -107,7 +111,7 @@ def _user_distribution(ratings: Ratings, p: object) -> tuple[FloatArray, pd.Inde
     values, labels = _probabilities(p)
     if labels is None:  # pragma: no cover - a Series or Mapping always has labels
         raise TypeError("`p` needs category labels.")
-    observed = _observed_categories(ratings)
+    observed = _observed_categories(data)
     missing = observed[~observed.isin(labels)]
     if len(missing):
         raise ValueError(
@@ -128,7 +132,7 @@ def _scheme(weights: str) -> K.Scheme:
     return weights
 
 
-def _align_series(ratings: Ratings, weights: pd.Series) -> FloatArray:
+def _align_series(data: RatingData, weights: pd.Series) -> FloatArray:
     """Per-item weights from a Series indexed by item label (nan where an item is absent)."""
     if weights.index.has_duplicates:
         dup = weights.index[weights.index.duplicated()].unique()
@@ -136,8 +140,8 @@ def _align_series(ratings: Ratings, weights: pd.Series) -> FloatArray:
             f"`weights` must give each item one weight; items {_fmt(list(dup))} appear more "
             "than once in its index. Drop or aggregate the duplicates."
         )
-    full = ratings._item_index()
-    items = ratings._enc.items
+    full = data.item_index()
+    items = data.enc.items
     levels = weights.index.nlevels
     if levels == full.nlevels:
         target = full
@@ -162,15 +166,15 @@ def _align_series(ratings: Ratings, weights: pd.Series) -> FloatArray:
         ) from None
 
 
-def _custom_weights(ratings: Ratings, weights: object) -> FloatArray:
-    n_items = ratings.n_items
+def _custom_weights(data: RatingData, weights: object) -> FloatArray:
+    n_items = data.enc.n_items
     if isinstance(weights, pd.DataFrame):
         raise TypeError(
             "`weights` must be a scheme name or one weight per item; got a DataFrame. "
             "Select one column, e.g. `frame['weight']`."
         )
     if isinstance(weights, pd.Series):
-        k = _align_series(ratings, weights)
+        k = _align_series(data, weights)
     else:
         try:
             k = np.asarray(weights, dtype=np.float64)
@@ -185,9 +189,9 @@ def _custom_weights(ratings: Ratings, weights: object) -> FloatArray:
                 "frame's rows (the rows of `spa_items()` for a long frame); got shape "
                 f"{k.shape}. Or pass a Series indexed by item."
             )
-    n = ratings._nik.sum(axis=1)
+    n = data.nik.sum(axis=1)
     counts = n >= 2
-    index = ratings._item_index()
+    index = data.item_index()
     missing = counts & np.isnan(k)
     if missing.any():
         raise ValueError(
@@ -205,7 +209,7 @@ def _custom_weights(ratings: Ratings, weights: object) -> FloatArray:
 
 
 def _item_weights(
-    ratings: Ratings, weights: object, p: object
+    data: RatingData, weights: object, p: object
 ) -> tuple[FloatArray, str, FloatArray | None, pd.Index | None]:
     """Weight per item, the weighting's name, and for ``inv_var_class`` the ``p`` used."""
     if weights is None:
@@ -223,14 +227,14 @@ def _item_weights(
             raise TypeError(
                 "`p` applies only to weights='inv_var_class'; got per-item `weights`. Drop `p`."
             )
-        return _custom_weights(ratings, weights), "custom", None, None
+        return _custom_weights(data, weights), "custom", None, None
     if p is not None and scheme != "inv_var_class":
         raise TypeError(
             f"`p` applies only to weights='inv_var_class'; got weights={scheme!r}. Drop `p` "
             "or use weights='inv_var_class'."
         )
-    enc = ratings._enc
-    nik = ratings._nik
+    enc = data.enc
+    nik = data.nik
     n = nik.sum(axis=1)
     dist: FloatArray | None = None
     labels: pd.Index | None = None
@@ -242,7 +246,7 @@ def _item_weights(
             dist = K.pooled_distribution(nik, enc.group, enc.n_groups)
             labels = enc.categories
         else:
-            values, labels = _user_distribution(ratings, p)
+            values, labels = _user_distribution(data, p)
             dist = np.broadcast_to(values, (enc.n_groups, len(values)))
         z1, z2 = K.class_moments(dist)
         k = K.scheme_weights(n, scheme, z1[enc.group], z2[enc.group])
@@ -255,12 +259,98 @@ def _item_weights(
 # --------------------------------------------------------------------------- results
 
 
-def spa_result(ratings: Ratings, weights: object = "flat", p: object = None) -> Result:
-    """:meth:`pdagree.Ratings.spa` (see there)."""
-    k, weighting, dist, labels = _item_weights(ratings, weights, p)
-    enc = ratings._enc
+def spa(data: RatingData, weights: SpaWeights = "flat", *, p: Any = None) -> Components:
+    """Sparse Probability of Agreement (SPA): agreement when not every rater rated every item.
+
+    ``SPA = sum_i k_i P_i / sum_i k_i`` over the items with ``n_i >= 2`` labels, where
+    ``P_i = sum_k n_ik (n_ik - 1) / (n_i (n_i - 1))`` is the share of agreeing pairs among
+    item ``i``'s labels and ``k_i`` its weight. If labels are missing at random, SPA is an
+    unbiased estimate of the agreement the complete data would have had, for every
+    weighting that depends on ``n_i`` only; the weighting changes its variance. Rater
+    identity is not used, so all three layouts work. The per-item ``P_i``, ``n_i`` and
+    weights are in :meth:`spa_items`.
+
+    Parameters
+    ----------
+    weights : str, array-like or Series, default "flat"
+        ``"flat"`` (``k = 1``: with complete data this is :meth:`observed`, Fleiss'
+        ``P̄``), ``"annotations"`` (``k = n``: one minus Krippendorff's nominal observed
+        disagreement ``D_o``), ``"annotations_m1"`` (``k = n - 1``, the paper's
+        recommendation), ``"edges"`` (``k = n (n - 1) / 2``, the number of label pairs),
+        ``"inv_var"`` (``1 / Var[P_i | n]`` for labels uniform over the categories; it
+        gives the same SPA as ``"edges"``) or ``"inv_var_class"`` (``1 / Var[P_i | n]``
+        for labels drawn from the category distribution ``p``); see
+        :func:`pdagree.spa_variance`. Or one weight per item: an array in the order of
+        the frame's rows (for a long frame, the rows of :meth:`spa_items`), or a Series
+        indexed by item. Weights of items with fewer than two labels are ignored.
+    p : Series or dict, optional
+        ``"inv_var_class"`` only: the probability of each category (indexed by category,
+        summing to 1, covering every observed category). Default: the pooled
+        distribution of all labels, single-label items included (per group with
+        ``by=``). Estimating ``p`` from the same data makes SPA very slightly biased; a
+        fixed ``p`` keeps it unbiased.
+
+    Returns
+    -------
+    Coefficient or DataFrame
+        SPA as a float, with ``observed`` equal to it and ``expected`` 0 (SPA is not
+        chance-corrected), ``weighting`` (the scheme's name or ``"custom"``),
+        ``n_items`` (items with two or more labels), ``n_ignored`` (items with fewer),
+        ``sum_weights`` and, for ``"inv_var_class"``, ``p`` (the distribution used). With
+        ``by=``, one row per group.
+
+    Raises
+    ------
+    ValueError
+        An unknown scheme; per-item weights of the wrong length, missing, negative or
+        infinite on an item with two or more labels; a ``p`` that does not sum to 1, has
+        negative entries or leaves out an observed category.
+    TypeError
+        ``p`` with a scheme other than ``"inv_var_class"``, or arguments of the wrong type.
+
+    Warns
+    -----
+    UndefinedStatisticWarning
+        When no item has two labels (or their weights sum to 0); the value is nan.
+
+    Notes
+    -----
+    For ``n`` labels drawn independently from ``p``, ``P_i`` is a U-statistic with
+    ``E[P_i] = theta = sum_k p_k^2`` and ``Var[P_i | n] = 2 / (n (n - 1)) (2 (n - 2)
+    zeta1 + zeta2)``, ``zeta1 = sum_k p_k^3 - theta^2``, ``zeta2 = theta (1 - theta)``.
+    If ``p`` puts all its mass on one category every variance is 0 and the weights are
+    equal.
+
+    References
+    ----------
+    Nørregaard, J. & Derczynski, L. (2023). Sparse Probability of Agreement.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdagree
+    >>> long = pd.DataFrame({
+    ...     "item": [1, 1, 1, 2, 2, 3],
+    ...     "coder": ["a", "b", "c", "a", "c", "b"],
+    ...     "tag": ["x", "x", "y", "y", "y", "x"],
+    ... })
+    >>> r = long.agree(item="item", rater="coder", label="tag")
+    >>> r.spa()
+    <spa 0.6667: A_o=0.6667, A_e=0.0000, n_items=2, n_raters=3>
+    >>> s = r.spa("annotations_m1")
+    >>> round(float(s), 4), s.weighting, s.n_items, s.n_ignored
+    (0.5556, 'annotations_m1', 2, 1)
+    >>> r.spa_items("edges")
+          n_labels  agreement  weight
+    item
+    1            3   0.333333     3.0
+    2            2   1.000000     1.0
+    3            1        NaN     0.0
+    """
+    k, weighting, dist, labels = _item_weights(data, weights, p)
+    enc = data.enc
     value, sum_weights, n_counting, n_ignored = K.spa_components(
-        ratings._nik, k, enc.group, enc.n_groups
+        data.nik, k, enc.group, enc.n_groups
     )
     members: dict[str, Any] = {
         "weighting": weighting,
@@ -269,28 +359,61 @@ def spa_result(ratings: Ratings, weights: object = "flat", p: object = None) -> 
     }
     if dist is not None and labels is not None and enc.groups is None:
         members["p"] = pd.Series(dist[0], index=labels, name="p")
-    result = ratings._finish(
-        "spa", value, np.zeros_like(value), value=value, n_items=n_counting, **members
+    columns = {
+        "n_ignored": n_ignored.astype(np.int64),
+        "sum_weights": sum_weights,
+        "weighting": weighting,
+    }
+    return Components(
+        "spa",
+        value,
+        value,
+        np.zeros_like(value),
+        n_items=n_counting,
+        members=members,
+        columns=columns,
     )
-    if isinstance(result, pd.DataFrame):
-        result["n_ignored"] = n_ignored.astype(np.int64)
-        result["sum_weights"] = sum_weights
-        result["weighting"] = weighting
-    return result
 
 
-def spa_items_frame(ratings: Ratings, weights: object = "flat", p: object = None) -> pd.DataFrame:
-    """:meth:`pdagree.Ratings.spa_items` (see there)."""
-    k, _, _, _ = _item_weights(ratings, weights, p)
-    n, agreement = K.spa_item_agreement(ratings._nik)
+def spa_items(data: RatingData, weights: SpaWeights = "flat", p: Any = None) -> pd.DataFrame:
+    """Per item, what :meth:`spa` averages: ``n_labels``, ``agreement`` and ``weight``.
+
+    ``agreement`` is ``P_i`` (nan for items with fewer than two labels) and ``weight`` the
+    item's weight under ``weights`` and ``p`` (as in :meth:`spa`; 0 for items that do not
+    count), so ``(agreement * weight).sum() / weight.sum()`` is SPA. Indexed like
+    :meth:`items`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdagree
+    >>> wide = pd.DataFrame({"a": ["x", "y", "x"], "b": ["x", "y", None],
+    ...                      "c": ["y", "y", None]})
+    >>> wide.agree.spa_items("annotations")
+       n_labels  agreement  weight
+    0         3   0.333333     3.0
+    1         3   1.000000     3.0
+    2         1        NaN     0.0
+    """
+    k, _, _, _ = _item_weights(data, weights, p)
+    n, agreement = K.spa_item_agreement(data.nik)
     return pd.DataFrame(
         {
             "n_labels": n.astype(np.int64),
             "agreement": agreement,
             "weight": np.where(n >= 2, k, 0.0),
         },
-        index=ratings._item_index(),
+        index=data.item_index(),
     )
+
+
+def per_item_weights(data: RatingData, options: dict[str, Any]) -> dict[str, FloatArray]:
+    """Per-item ``weights=`` aligned to the items, which follow their items into bootstrap
+    replicates (nothing for a named scheme)."""
+    weights = options.get("weights")
+    if weights is None or isinstance(weights, str):
+        return {}
+    return {"weights": _custom_weights(data, weights)}
 
 
 # --------------------------------------------------------------------------- spa_variance

@@ -1,0 +1,204 @@
+"""Krippendorff's alpha (every level and custom metrics) and Gwet's weighted alpha.
+
+:func:`alpha`'s docstring is the documentation of :meth:`pdagree.Ratings.alpha`. Its analytic
+standard error (Gwet's, through the agreement weights ``w = 1 - delta2 / max delta2``) is
+here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._kernels import agreement as K
+from .._kernels import alpha as KA
+from .._kernels import variance as V
+from .._typing import FloatArray
+from ..levels import metric_for
+from .base import Components
+from .data import RatingData, Weights
+
+__all__ = ["alpha", "alpha_variance"]
+
+# Above this many categories the (K, K) weight matrix of the analytic variance is not built.
+_MAX_ANALYTIC_ALPHA_CATEGORIES = 2000
+
+Level = str | np.ndarray[Any, Any] | pd.DataFrame | Callable[[FloatArray, FloatArray], FloatArray]
+
+
+def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None) -> Components:
+    """Krippendorff's alpha for nominal, ordinal, interval or ratio data, or a custom metric.
+
+    ``alpha = 1 - D_o / D_e``: one minus the ratio of observed to expected disagreement
+    among the *pairable* values, those of items with two or more ratings (items with fewer
+    do not count, so missing ratings are allowed). Works on wide, long and counts frames.
+
+    Parameters
+    ----------
+    level : {"nominal", "ordinal", "interval", "ratio"}, (K, K) array, DataFrame or callable
+        The metric ``delta2_ck``, the squared difference between values ``c`` and ``k``.
+        ``"nominal"`` (the default) for unordered labels; ``"ordinal"`` for ordered ones
+        (the category order: an ordered Categorical's, ``categories=[...]`` or sorted);
+        ``"interval"`` and ``"ratio"`` for numeric labels (``"ratio"``: non-negative
+        values with an absolute zero). A (K, K) matrix gives ``delta2`` over the
+        categories in order (a DataFrame is aligned on its labels): symmetric, non-negative,
+        0 on the diagonal. A callable ``delta2(c, k)`` takes two float arrays of the same
+        shape (category values; positions ``0..K-1`` when labels are not numeric) and
+        returns ``delta2`` elementwise.
+    weights : str, (K, K) array or DataFrame, optional
+        Gwet's weighted alpha instead: agreement weights as for :meth:`fleiss` (Gwet's
+        eight schemes on category values, or a matrix). Equals Krippendorff's alpha with
+        ``delta2 = 1 - w``. Not together with a ``level`` other than ``"nominal"``. The
+        result is named ``"alpha[weights=<scheme>]"`` and its ``observed`` and
+        ``expected`` are Gwet's ``A_o`` and ``A_e``.
+
+    Returns
+    -------
+    Coefficient or DataFrame
+        alpha as a float, named ``"alpha[<level>]"`` (``"alpha[custom]"`` for a matrix or
+        callable), with ``observed = 1 - D_o`` and ``expected = 1 - D_e`` (so
+        ``(observed - expected) / (1 - expected)`` is alpha), ``observed_disagreement``
+        ``D_o``, ``expected_disagreement`` ``D_e``, ``n_items`` (pairable items) and
+        ``n_values`` (pairable values ``n``). With ``by=``, one row per group.
+
+    Raises
+    ------
+    ValueError
+        An unknown level name; ``"interval"`` or ``"ratio"`` on labels that are not
+        numbers, or ``"ratio"`` on negative values; a matrix of the wrong shape, not
+        symmetric, with a non-zero diagonal, negative or non-finite entries; a callable
+        that is not 0 on equal values or not symmetric.
+    TypeError
+        ``level`` of another type.
+
+    Warns
+    -----
+    UndefinedStatisticWarning
+        When no item has two ratings, or ``D_e = 0`` (every pairable value is the same,
+        which the warning reports as ``A_e = 1``); the value is nan.
+
+    Notes
+    -----
+    With ``n_uc`` the ratings of item ``u`` in category ``c``, ``m_u = sum_c n_uc >= 2``,
+    coincidences ``o_ck = sum_u (number of c-k pairs in u) / (m_u - 1)`` and marginals
+    ``n_c = sum_k o_ck``, ``n = sum_c n_c`` (Krippendorff 2011):
+
+    ``D_o = (1 / n) sum_ck o_ck delta2_ck`` and
+    ``D_e = 1 / (n (n - 1)) sum_ck n_c n_k delta2_ck``, with
+
+    - nominal: ``delta2_ck = [c != k]``;
+    - ordinal: ``delta2_ck = (sum_{g=c..k} n_g - (n_c + n_k) / 2)^2``, rank sums over the
+      pooled frequencies ``n_g`` of the pairable values in category order;
+    - interval: ``(c - k)^2``; ratio: ``((c - k) / (c + k))^2``.
+
+    Krippendorff's ordinal metric is not Gwet's ``weights="ordinal"``: Gwet's weights
+    depend only on how many categories lie between ``c`` and ``k``, while Krippendorff's
+    distances depend on how many *values* were observed between them, so a rarely used
+    category in between barely separates its neighbours, and unused categories do not
+    count at all. Ordinal alpha equals interval alpha on the mid-ranks
+    ``M_c = sum_{g<=c} n_g - n_c / 2``.
+
+    Nominal, ordinal and interval alpha take O(E log E) time and O(E) memory for ``E``
+    annotations, with no (K, K) matrix: hundreds of thousands of distinct numeric values
+    are fine. Ratio and custom metrics have no closed form; they sum ``delta2`` exactly
+    over every pair of distinct values within each item and each group, in bounded
+    chunks: memory stays O(E), time grows with the square of the distinct values per
+    group. The default level is nominal (the ``krippendorff`` package defaults to
+    interval, which is wrong for labels).
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Departmental
+    Papers (ASC) 43, University of Pennsylvania.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> import pdagree
+    >>> nan = np.nan
+    >>> df = pd.DataFrame({  # Krippendorff (2011): 4 observers, 12 units, 1..5
+    ...     "A": [1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],
+    ...     "B": [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],
+    ...     "C": [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],
+    ...     "D": [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan],
+    ... })
+    >>> a = df.agree.alpha()
+    >>> a.name, round(float(a), 3), a.n_items, a.n_values
+    ('alpha[nominal]', 0.743, 11, 40.0)
+    >>> [round(float(df.agree.alpha(level)), 3) for level in ("ordinal", "interval", "ratio")]
+    [0.815, 0.849, 0.797]
+    """
+
+    enc = data.enc
+    if weights is not None:
+        if not (isinstance(level, str) and level == "nominal"):
+            raise TypeError(
+                "`alpha()` takes `level=` (Krippendorff's metrics) or `weights=` (Gwet's "
+                f"weighted alpha), not both; got level={level!r} and weights={weights!r}."
+            )
+        w, wlabel = data.weights(weights)
+        a_o, a_e, _, n2 = K.weighted_alpha_components(data.nik, w, enc.group, enc.n_groups)
+        return Components(
+            f"alpha[weights={wlabel}]", K.chance_corrected(a_o, a_e), a_o, a_e, n_items=n2
+        )
+    metric, label = metric_for(level, enc.categories, enc.values)
+    parts = KA.alpha_components(
+        enc.item, enc.code, enc.weight, enc.group, enc.n_groups, enc.n_categories, metric
+    )
+    d_o, d_e = parts.observed_disagreement, parts.expected_disagreement
+    return Components(
+        f"alpha[{label}]",
+        KA.alpha_from_disagreement(d_o, d_e),
+        1.0 - d_o,
+        1.0 - d_e,
+        n_items=parts.n_items,
+        extra={
+            "observed_disagreement": d_o,
+            "expected_disagreement": d_e,
+            "n_values": parts.n_values,
+        },
+    )
+
+
+def alpha_variance(
+    data: RatingData, options: dict[str, Any], parts: Components, population: float
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's variance of alpha, through its agreement-weight form ``w = 1 - delta2 / max``."""
+    enc = data.enc
+    if options.get("weights") is not None:
+        w, _ = data.weights(options["weights"])
+    else:
+        w = _alpha_weights(data, options.get("level", "nominal"))
+    var, _ = V.weighted_alpha_variance(data.nik, w, enc.group, enc.n_groups, population)
+    return var, data.rated_per_group
+
+
+def _alpha_weights(data: RatingData, level: Any) -> FloatArray:
+    """``w = 1 - delta2 / max(delta2)`` over the categories, for a fixed metric."""
+    enc = data.enc
+    k = enc.n_categories
+    metric, label = metric_for(level, enc.categories, enc.values)
+    if isinstance(metric, KA.Ordinal) or k > _MAX_ANALYTIC_ALPHA_CATEGORIES:
+        why = (
+            "ordinal distances depend on the observed frequencies"
+            if isinstance(metric, KA.Ordinal)
+            else f"it has {k} distinct values (more than {_MAX_ANALYTIC_ALPHA_CATEGORIES})"
+        )
+        raise ValueError(
+            f"no analytic variance is available for `alpha[{label}]` here: {why}; use "
+            "method='bootstrap'."
+        )
+    if isinstance(metric, KA.Nominal):
+        return np.eye(k)
+    codes = np.arange(k, dtype=np.int64)
+    if isinstance(metric, KA.Interval):
+        delta2 = (metric.values[:, None] - metric.values[None, :]) ** 2
+    else:
+        a, b = np.repeat(codes, k), np.tile(codes, k)
+        delta2 = np.asarray(metric.delta2(a, b), dtype=np.float64).reshape(k, k)
+    top = delta2.max()
+    return np.eye(k) if top <= 0 else 1.0 - delta2 / top

@@ -1,0 +1,110 @@
+"""What a definition returns and what the registry records about it.
+
+A *definition* is a function ``compute(data, **options) -> Components``: the coefficient of
+every group, with what it was computed from, as float arrays (one entry per ``by=`` group).
+Labels are attached later, by :mod:`pdagree.evaluate`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._typing import FloatArray
+from .data import RatingData
+
+__all__ = ["Components", "Definition"]
+
+
+@dataclass(frozen=True, eq=False)
+class Components:
+    """A coefficient's value and components per group.
+
+    Attributes
+    ----------
+    name
+        The result's name, e.g. ``"fleiss[linear]"``.
+    value, observed, expected
+        The coefficient, ``A_o`` and ``A_e``, shape (n_groups,).
+    n_items
+        Items that count, per group; ``None`` for the items with two or more ratings.
+    extra
+        Further per-group numbers: members of a single result and columns of a ``by=`` frame.
+    members
+        Members of a single (ungrouped) result only: Series, frames, strings.
+    columns
+        Columns of a ``by=`` frame only, after ``extra``.
+    """
+
+    name: str
+    value: FloatArray
+    observed: FloatArray
+    expected: FloatArray
+    n_items: FloatArray | None = None
+    extra: Mapping[str, FloatArray] = field(default_factory=dict)
+    members: Mapping[str, Any] = field(default_factory=dict)
+    columns: Mapping[str, Any] = field(default_factory=dict)
+
+
+#: ``variance(data, options, components, population) -> (var, n)``: per group, Gwet's
+#: linearised variance and the number of rated items ``n`` (the t quantile has ``n - 1``
+#: degrees of freedom).
+Variance = Callable[[RatingData, dict[str, Any], Components, float], tuple[Any, Any]]
+
+#: ``large_sample(data, options) -> (value, se, se_h0, n)`` per group.
+LargeSample = Callable[[RatingData, dict[str, Any]], tuple[Any, Any, Any, Any]]
+
+#: ``per_item(data, options) -> {option: per-item array}``: options that hold one value per
+#: item, which must follow their items into bootstrap replicates.
+PerItem = Callable[[RatingData, dict[str, Any]], dict[str, FloatArray]]
+
+
+@dataclass(frozen=True, eq=False)
+class Definition:
+    """A coefficient as the registry knows it.
+
+    Attributes
+    ----------
+    name
+        The method name (``Ratings.<name>``).
+    compute
+        ``compute(data, **options) -> Components``.
+    summary
+        One line for listings.
+    needs_raters
+        Needs rater identity: refuses a counts table.
+    two_raters
+        Defined for exactly two raters per group.
+    weights, levels
+        Takes ``weights=`` (agreement weights) or ``level=`` (Krippendorff's metrics).
+    variance
+        Gwet's linearised variance (``method="analytic"``), or ``None``.
+    large_sample
+        The large-sample variance of Fleiss, Cohen & Everitt (``method="large-sample"``), or
+        ``None``.
+    per_item
+        Options that follow their items into bootstrap replicates, or ``None``.
+    in_report
+        Listed by :meth:`pdagree.Ratings.report` where it applies.
+    """
+
+    name: str
+    compute: Callable[..., Components]
+    summary: str
+    needs_raters: bool = False
+    two_raters: bool = False
+    weights: bool = False
+    levels: bool = False
+    variance: Variance | None = None
+    large_sample: LargeSample | None = None
+    per_item: PerItem | None = None
+    in_report: bool = True
+
+    def applies_to(self, data: RatingData) -> bool:
+        """Whether the coefficient is defined for ``data``'s layout and number of raters."""
+        if self.needs_raters and data.enc.raters is None:
+            return False
+        if self.two_raters:
+            return data.enc.raters is not None and bool(data.active_raters.max() <= 2)
+        return True

@@ -1,0 +1,195 @@
+"""Breakdowns: the count tensors and per-category, per-rater, per-pair and per-item agreement
+as labelled DataFrames.
+
+Each function's docstring is the documentation of the :class:`pdagree.Ratings` method of the
+same name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from .._kernels import agreement as K
+from .._kernels._segment import segment_sum
+from .data import RatingData
+from .kappa import pairs
+
+__all__ = ["contingency", "counts", "frequencies", "items", "pairwise", "per_category"]
+
+
+def counts(data: RatingData) -> pd.DataFrame:
+    """Items x categories: how many raters put each item in each category (``n_ik``).
+
+    This is Fleiss' table; ``df.agree(layout="counts")`` reads it back.
+    """
+    frame = pd.DataFrame(
+        data.nik.astype(np.int64), index=data.item_index(), columns=data.enc.categories
+    )
+    frame.columns.name = "category"
+    return frame
+
+
+def frequencies(data: RatingData) -> pd.DataFrame:
+    """Raters x categories: each rater's counts and proportions per category.
+
+    Columns are a MultiIndex: (``"count"``, category) and (``"proportion"``, category), the
+    proportion being over the items that rater rated (Amidei et al. 2020, Table 1). With
+    ``by=``, rows are (group, rater) for raters active in the group.
+    """
+    enc = data.require_raters("frequencies")
+    nck = data.nck
+    p, active = K.rater_proportions(nck)
+    cols_count = pd.MultiIndex.from_product([["count"], list(enc.categories)])
+    cols_prop = pd.MultiIndex.from_product([["proportion"], list(enc.categories)])
+    raters = data.rater_labels
+    if enc.groups is None:
+        index: pd.Index = raters
+        counts, props, keep = nck[0], p[0], active[0]
+    else:
+        index = _cross_index(enc.groups, raters, "rater")
+        counts = nck.reshape(-1, enc.n_categories)
+        props = p.reshape(-1, enc.n_categories)
+        keep = active.reshape(-1)
+    frame = pd.concat(
+        [
+            pd.DataFrame(counts.astype(np.int64), index=index, columns=cols_count),
+            pd.DataFrame(props, index=index, columns=cols_prop),
+        ],
+        axis=1,
+    )
+    rating: pd.DataFrame = frame[keep]
+    return rating
+
+
+def contingency(data: RatingData, a: Hashable, b: Hashable) -> pd.DataFrame:
+    """The K x K table of rater ``a``'s labels (rows) against rater ``b``'s (columns).
+
+    Counts the items both rated. With ``by=``, rows are (group, category of ``a``).
+    """
+    enc = data.require_raters("contingency")
+    raters = data.rater_labels
+    pos = []
+    for param, who in (("a", a), ("b", b)):
+        if who not in raters:
+            raise ValueError(
+                f"`{param}` must be one of the raters {list(raters[:10])}; got {who!r}."
+            )
+        pos.append(raters.get_loc(who))
+    if pos[0] == pos[1]:  # a rater against itself: its counts on the diagonal
+        table = np.einsum("gk,kl->gkl", data.nck[:, pos[0]], np.eye(enc.n_categories))
+    else:
+        first = np.full(enc.n_groups, pos[0], dtype=np.int64)
+        second = np.full(enc.n_groups, pos[1], dtype=np.int64)
+        table = data.pair_confusion(first, second)
+    table = table.astype(np.int64)
+    cats = pd.Index(enc.categories, name=a)
+    columns = pd.Index(enc.categories, name=b)
+    if enc.groups is None:
+        return pd.DataFrame(table[0], index=cats, columns=columns)
+    index = _cross_index(enc.groups, cats, "category")
+    return pd.DataFrame(table.reshape(-1, enc.n_categories), index=index, columns=columns)
+
+
+def pairwise(
+    data: RatingData, method: Literal["cohen", "scott", "observed", "n_items"] = "cohen"
+) -> pd.DataFrame:
+    """Raters x raters: a two-rater coefficient for every pair.
+
+    ``method`` is ``"cohen"`` (the default), ``"scott"``, ``"observed"`` (proportion of
+    agreement over the items both rated) or ``"n_items"`` (how many items both rated).
+    Entries are nan where a pair shares no item or the coefficient is undefined (no
+    warning: the table is a breakdown). With ``by=``, rows are (group, rater).
+
+    Examples
+    --------
+    >>> import pdagree
+    >>> table = pdagree.datasets.load("artstein_poesio2005_four").agree.pairwise()
+    >>> round(float(table.loc["Alice", "Bill"]), 3)
+    0.348
+    """
+    methods = ("cohen", "scott", "observed", "n_items")
+    if method not in methods:
+        raise ValueError(
+            f"`method` must be one of {', '.join(map(repr, methods))}; got {method!r}."
+        )
+    enc = data.require_raters("pairwise")
+    observed, expected, n_common = pairs(data, pooled=(method == "scott"))
+    if method == "n_items":
+        table = n_common
+    elif method == "observed":
+        table = observed
+    else:
+        table = K.chance_corrected(observed, expected)
+    table = np.where(n_common > 0, table, np.nan) if method != "n_items" else table
+    raters = data.rater_labels
+    columns = pd.Index(raters)
+    if enc.groups is None:
+        return pd.DataFrame(table[0], index=raters, columns=columns)
+    return pd.DataFrame(
+        table.reshape(-1, enc.n_raters),
+        index=_cross_index(enc.groups, raters, "rater"),
+        columns=columns,
+    )
+
+
+def per_category(data: RatingData) -> pd.DataFrame:
+    """Per category: Fleiss' category-specific kappa, specific agreement and prevalence.
+
+    - ``kappa``: ``1 - sum_i n_ik (r_i - n_ik) / (r_i - 1) / (sum_i r_i pi_k (1 - pi_k))``
+      over items with two or more ratings (Fleiss 1971's kappa_j, with each item's pairs
+      scaled by ``r_i - 1`` so incomplete designs are allowed).
+    - ``specific_agreement``: of the rating pairs with at least one rating in ``k``, the
+      share with both in ``k``: ``sum_i n_ik (n_ik - 1) / sum_i n_ik (r_i - 1)``.
+    - ``proportion``: ``pi_k`` over the same items.
+
+    With ``by=``, rows are (group, category).
+    """
+    enc = data.enc
+    nik = data.nik
+    r = nik.sum(axis=1)
+    pairable = r >= 2
+    n = np.where(pairable[:, None], nik, 0.0)
+    rr = np.where(pairable, r, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        disagree = np.where(pairable[:, None], n * (rr[:, None] - n) / (rr - 1.0)[:, None], 0.0)
+        d = segment_sum(disagree, enc.group, enc.n_groups)
+        total = np.bincount(enc.group, weights=rr, minlength=enc.n_groups)
+        pi = segment_sum(n, enc.group, enc.n_groups) / total[:, None]
+        kappa = 1.0 - d / (total[:, None] * pi * (1.0 - pi))
+        same = segment_sum(n * (n - 1.0), enc.group, enc.n_groups)
+        either = segment_sum(n * (rr[:, None] - 1.0), enc.group, enc.n_groups)
+        specific = same / either
+    cats = enc.categories
+    columns = {
+        "kappa": kappa.ravel(),
+        "specific_agreement": specific.ravel(),
+        "proportion": pi.ravel(),
+    }
+    index = cats if enc.groups is None else _cross_index(enc.groups, cats, "category")
+    return pd.DataFrame(columns, index=index)
+
+
+def items(data: RatingData) -> pd.DataFrame:
+    """Per item: the number of ratings ``n_ratings`` and the pairwise agreement ``agreement``
+    (nan for items with fewer than two ratings)."""
+    r, a = K.item_agreement(data.nik, data.identity)
+    return pd.DataFrame({"n_ratings": r.astype(np.int64), "agreement": a}, index=data.item_index())
+
+
+def _cross_index(outer: pd.Index, inner: pd.Index, default: str) -> pd.MultiIndex:
+    """All (outer..., inner) pairs, outer-major, keeping the level names."""
+    outer_frame = (
+        outer.to_frame(index=False)
+        if isinstance(outer, pd.MultiIndex)
+        else pd.DataFrame({outer.name: outer})
+    )
+    n_in = len(inner)
+    rep = outer_frame.loc[outer_frame.index.repeat(n_in)].reset_index(drop=True)
+    rep[inner.name if inner.name is not None else "level"] = np.tile(
+        np.asarray(inner, dtype=object), len(outer)
+    )
+    return pd.MultiIndex.from_frame(rep)

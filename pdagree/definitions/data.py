@@ -1,0 +1,218 @@
+"""The data every definition works on: encoded ratings and their count tensors.
+
+:class:`RatingData` holds one :class:`~pdagree._encode.Encoded` and computes each count
+tensor once, on first use (DESIGN §1: encode → count → kernel). Definitions, the inference
+layer and the bootstrap read it; :class:`pdagree.Ratings` wraps one for users.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import _counts
+from .._encode import Encoded
+from .._kernels import agreement as K
+from .._typing import FloatArray, IntArray
+from ..weights import weight_matrix
+
+__all__ = ["RatingData", "Weights"]
+
+Weights = Any  # a scheme name, a (K, K) matrix or DataFrame, or None
+
+
+class RatingData:
+    """Encoded ratings with cached count tensors.
+
+    Attributes
+    ----------
+    enc : Encoded
+        The ratings as integer codes, with their labels.
+    """
+
+    __slots__ = ("__dict__", "enc")
+    enc: Encoded
+
+    def __init__(self, enc: Encoded) -> None:
+        object.__setattr__(self, "enc", enc)
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError(f"RatingData is immutable; cannot set {key!r}.")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (RatingData, (self.enc,))
+
+    # ------------------------------------------------------------------ count tensors
+
+    @cached_property
+    def nik(self) -> FloatArray:
+        """``n_ik``: ratings of item ``i`` in category ``k``, shape (n_items, K)."""
+        enc = self.enc
+        return _counts.item_counts(enc.item, enc.code, enc.weight, enc.n_items, enc.n_categories)
+
+    @cached_property
+    def nck(self) -> FloatArray:
+        """``n_gck``: items rater ``c`` put in category ``k`` within group ``g``, (G, R, K)."""
+        enc = self.require_raters("this")
+        if enc.rater is None:  # pragma: no cover - guarded by require_raters
+            raise ValueError("no raters")
+        return _counts.rater_counts(
+            enc.group, enc.item, enc.rater, enc.code, enc.n_groups, enc.n_raters, enc.n_categories
+        )
+
+    @cached_property
+    def pair_margins(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        """Every rater pair's co-rated items, agreement and table margins (identity weights)."""
+        enc = self.enc
+        if enc.rater is None:  # pragma: no cover - callers check first
+            raise ValueError("no raters")
+        return _counts.pair_margins(
+            enc.group,
+            enc.item,
+            enc.rater,
+            enc.code,
+            enc.n_items,
+            enc.n_groups,
+            enc.n_raters,
+            enc.n_categories,
+            self.identity,
+        )
+
+    def pair_confusion(self, first: IntArray, second: IntArray) -> FloatArray:
+        """The (G, K, K) confusion table of rater ``first[g]`` against ``second[g]`` in each
+        group ``g`` (two different raters per group), counting only those two raters'
+        annotations."""
+        enc = self.enc
+        if enc.rater is None:  # pragma: no cover - callers check first
+            raise ValueError("no raters")
+        group = enc.group[enc.item]
+        is_first = enc.rater == first[group]
+        keep = is_first | (enc.rater == second[group])
+        tables = _counts.pair_confusions(
+            enc.group,
+            enc.item[keep],
+            np.where(is_first[keep], 0, 1).astype(np.int64),
+            enc.code[keep],
+            enc.n_items,
+            enc.n_groups,
+            2,
+            enc.n_categories,
+        )
+        return tables[:, 0, 1]
+
+    @cached_property
+    def identity(self) -> FloatArray:
+        return np.eye(self.enc.n_categories)
+
+    @cached_property
+    def observed(self) -> tuple[FloatArray, FloatArray]:
+        """Unweighted ``A_o`` and the number of items with two or more ratings, per group."""
+        return self.observed_with(self.identity)
+
+    def observed_with(self, w: FloatArray) -> tuple[FloatArray, FloatArray]:
+        enc = self.enc
+        return K.observed_components(self.nik, w, enc.group, enc.n_groups)
+
+    @cached_property
+    def active_raters(self) -> FloatArray:
+        """Raters with a rating, per group (for a counts table: the most ratings of an item)."""
+        enc = self.enc
+        if enc.raters is None or enc.rater is None:
+            return _group_max(self.nik.sum(axis=1), enc.group, enc.n_groups)
+        # Distinct (group, rater) pairs: O(annotations), no (G, R, K) tensor needed.
+        pairs = np.unique(enc.group[enc.item] * enc.n_raters + enc.rater)
+        counts = np.bincount(pairs // enc.n_raters, minlength=enc.n_groups)
+        return counts.astype(np.float64)
+
+    @cached_property
+    def rated_per_group(self) -> FloatArray:
+        """Items with at least one rating, per group: the ``n`` of Gwet's variances."""
+        enc = self.enc
+        rated = (self.nik.sum(axis=1) >= 1).astype(np.float64)
+        return np.bincount(enc.group, weights=rated, minlength=enc.n_groups).astype(np.float64)
+
+    # ------------------------------------------------------------------ labels
+
+    @property
+    def rater_labels(self) -> pd.Index:
+        """Rater labels, empty for a counts table."""
+        return self.enc.raters if self.enc.raters is not None else pd.Index([])
+
+    def item_index(self) -> pd.Index:
+        """Item labels, with the group keys in front for ``by=`` on wide and counts frames."""
+        enc = self.enc
+        if enc.groups is None or enc.layout == "long":
+            return enc.items
+        keys = enc.groups[enc.group]
+        key_frame = (
+            keys.to_frame(index=False)
+            if isinstance(keys, pd.MultiIndex)
+            else pd.DataFrame({keys.name: keys})
+        )
+        item_name = enc.items.name if enc.items.name is not None else "item"
+        key_frame[item_name] = enc.items
+        return pd.MultiIndex.from_frame(key_frame)
+
+    # ------------------------------------------------------------------ options and checks
+
+    def weights(self, weights: Weights) -> tuple[FloatArray, str]:
+        """The (K, K) weight matrix for ``weights`` and the suffix for the result's name."""
+        return weight_matrix(weights, self.enc.categories, self.enc.values)
+
+    def weighted(self, name: str, weights: Weights) -> tuple[str, FloatArray, FloatArray]:
+        """Name, weight matrix and ``A_o`` for a possibly weighted coefficient."""
+        w, label = self.weights(weights)
+        if label == "identity":
+            return name, w, self.observed[0]
+        return f"{name}[{label}]", w, self.observed_with(w)[0]
+
+    def require_raters(self, method: str) -> Encoded:
+        """The encoding, or a ValueError when it has no rater identity (a counts table)."""
+        enc = self.enc
+        if enc.raters is None:
+            raise ValueError(
+                f"`{method}()` needs to know which rater gave each rating, and a counts table "
+                "does not record it. Use a wide frame (one column per rater) or a long frame "
+                "(`item=`, `rater=`, `label=`)."
+            )
+        return enc
+
+    def require_two_raters(self, method: str, alternatives: str) -> None:
+        """A ValueError unless every group has at most two raters with ratings."""
+        enc = self.enc
+        if enc.raters is None and method == "scott":
+            # A counts table has no rater identity; Scott's pi needs none, only that no item
+            # has more than two ratings.
+            most = int(self.nik.sum(axis=1).max())
+            if most > 2:
+                raise ValueError(
+                    f"`scott()` is defined for two ratings per item; the counts table has items "
+                    f"with up to {most}. Use {alternatives} for more."
+                )
+            return
+        enc = self.require_raters(method)
+        # Raters without a rating (an empty column) do not count; with ``by=``, each group may
+        # have its own two raters.
+        active = self.nck.sum(axis=-1) > 0
+        per_group = active.sum(axis=-1)
+        if per_group.max() > 2:
+            raters = self.rater_labels
+            worst = int(np.argmax(per_group))
+            names = list(raters[active[worst]][:6])
+            where = "" if enc.groups is None else f" in group {enc.groups[worst]!r}"
+            raise ValueError(
+                f"`{method}()` is defined for exactly two raters; got {int(per_group.max())}"
+                f"{where} ({names}). For more raters use {alternatives}, or select two with "
+                "`raters=[...]`."
+            )
+
+
+def _group_max(values: FloatArray, group: IntArray, n_groups: int) -> FloatArray:
+    out = np.zeros(n_groups)
+    order = np.lexsort((values, group))
+    last = np.r_[np.flatnonzero(np.diff(group[order])), len(order) - 1]
+    out[group[order][last]] = values[order][last]
+    return out

@@ -1,0 +1,306 @@
+"""The kappa family: observed agreement, Bennett's S, Scott, Cohen, Fleiss, Conger, Gwet, Light.
+
+Each function computes a coefficient's :class:`~pdagree.definitions.base.Components` from the
+count tensors of a :class:`~pdagree.definitions.data.RatingData`; its docstring is the
+documentation of the :class:`pdagree.Ratings` method of the same name (the method forwards
+here and its result is labelled by :mod:`pdagree.evaluate`). Gwet's linearised standard errors
+and the large-sample variance of two-rater Cohen's kappa are here too, beside the coefficients
+they belong to.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._kernels import agreement as K
+from .._kernels import variance as V
+from .._typing import FloatArray
+from .base import Components
+from .data import RatingData, Weights
+
+__all__ = [
+    "bennett",
+    "cohen",
+    "cohen_large_sample",
+    "conger",
+    "conger_variance",
+    "fleiss",
+    "fleiss_variance",
+    "gwet",
+    "gwet_variance",
+    "light",
+    "observed",
+    "observed_variance",
+    "scott",
+]
+
+
+def _components(name: str, observed: FloatArray, expected: FloatArray) -> Components:
+    return Components(name, K.chance_corrected(observed, expected), observed, expected)
+
+
+def observed(data: RatingData, weights: Weights = None) -> Components:
+    """Observed agreement ``A_o``: the mean over items of pairwise agreement.
+
+    ``A_o = (1 / i) sum_i sum_k n_ik (n_ik - 1) / (r_i (r_i - 1))`` over the ``i`` items
+    with two or more ratings (Artstein & Poesio 2005, section 13.4; for two raters it is
+    the proportion of items they agree on, Fort 2011). The per-item values are in
+    :meth:`items`. The result's ``expected`` is 0, so ``value == observed``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdagree
+    >>> df = pd.DataFrame({"a": ["x", "x", "y"], "b": ["x", "y", "y"], "c": ["x", "x", "y"]})
+    >>> round(float(df.agree.observed()), 4)  # items agree 1, 1/3 and 1
+    0.7778
+    """
+    name, _, a_o = data.weighted("observed", weights)
+    return _components(name, a_o, np.zeros_like(a_o))
+
+
+def bennett(data: RatingData, weights: Weights = None) -> Components:
+    """Bennett, Alpert & Goldstein's S (Brennan & Prediger's coefficient).
+
+    Chance agreement is uniform over the declared categories: ``A_e = 1 / K``. Declaring
+    categories nobody used (``categories=[...]``) therefore raises S (Fort 2011).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdagree
+    >>> df = pd.DataFrame({"a": ["x", "x", "y", "y"], "b": ["x", "y", "y", "y"]})
+    >>> round(float(df.agree.bennett()), 4)
+    0.5
+    >>> round(float(df.agree(categories=["x", "y", "z"]).bennett()), 4)
+    0.625
+    """
+    name, w, a_o = data.weighted("bennett", weights)
+    return _components(name, a_o, np.full_like(a_o, K.bennett_expected(w)))
+
+
+def _pooled(data: RatingData, name: str, weights: Weights, kernel: Any) -> Components:
+    """A coefficient whose chance agreement comes from the pooled ``pi`` (Fleiss, Scott,
+    Gwet): ``kernel`` gives ``A_e`` per group."""
+    name, w, a_o = data.weighted(name, weights)
+    enc = data.enc
+    a_e, _ = kernel(data.nik, w, enc.group, enc.n_groups)
+    return _components(name, a_o, a_e)
+
+
+def fleiss(data: RatingData, weights: Weights = None) -> Components:
+    """Fleiss' kappa: Artstein & Poesio's multi-pi, for any number of raters.
+
+    ``A_o`` as in :meth:`observed`; ``A_e = sum_k pi_k^2`` with ``pi_k`` the mean over items
+    of ``n_ik / r_i``. Incomplete designs are allowed (Gwet's generalisation): items with
+    fewer than two ratings do not count towards ``A_o`` but their ratings count towards
+    ``pi``. For complete designs this is Fleiss (1971)'s kappa.
+
+    Examples
+    --------
+    >>> import pdagree
+    >>> round(float(pdagree.datasets.load("fleiss1971").agree.fleiss()), 3)
+    0.43
+    """
+    return _pooled(data, "fleiss", weights, K.fleiss_expected)
+
+
+def conger(data: RatingData, weights: Weights = None) -> Components:
+    """Conger's kappa: Artstein & Poesio's multi-kappa, for any number of raters.
+
+    ``A_e`` is the mean over rater pairs of ``sum_k P(k|c_m) P(k|c_n)`` with each rater's
+    own category proportions ``P(k|c) = n_ck / n_c`` (over the items that rater rated,
+    Gwet's generalisation to incomplete designs). For two raters it is Cohen's kappa.
+
+    Raises
+    ------
+    ValueError
+        On a counts table, which has no rater identity.
+    """
+    data.require_raters("conger")
+    return _own_margins(data, "conger", weights)
+
+
+def _own_margins(data: RatingData, name: str, weights: Weights) -> Components:
+    name, w, a_o = data.weighted(name, weights)
+    a_e, _, _ = K.conger_expected(data.nck, w)
+    return _components(name, a_o, a_e)
+
+
+def scott(data: RatingData, weights: Weights = None) -> Components:
+    """Scott's pi for two raters (:meth:`fleiss` restricted to exactly two raters).
+
+    Raises
+    ------
+    ValueError
+        With more than two raters (use :meth:`fleiss`).
+    """
+    data.require_two_raters("scott", "`fleiss()` (multi-pi)")
+    return _pooled(data, "scott", weights, K.fleiss_expected)
+
+
+def cohen(data: RatingData, weights: Weights = None) -> Components:
+    """Cohen's kappa for two raters (:meth:`conger` restricted to exactly two raters).
+
+    ``A_o`` is the proportion of agreement over the items both rated; ``A_e = sum_k
+    p_ak p_bk`` uses each rater's proportions over all items it rated.
+
+    Raises
+    ------
+    ValueError
+        With more than two raters (use :meth:`conger` or :meth:`light`).
+    """
+    data.require_two_raters("cohen", "`conger()` (multi-kappa), `light()` or `fleiss()`")
+    return _own_margins(data, "cohen", weights)
+
+
+def gwet(data: RatingData, weights: Weights = None) -> Components:
+    """Gwet's AC1 (unweighted) or AC2 (weighted), for any number of raters.
+
+    ``A_o`` as in :meth:`fleiss`; chance agreement
+    ``A_e = T_w / (K (K - 1)) * sum_k pi_k (1 - pi_k)`` with ``T_w`` the sum of the weights
+    and ``pi_k`` as in :meth:`fleiss` (Gwet 2014, ch. 4; 2008). Incomplete designs as for
+    :meth:`fleiss`. It stays stable when one category dominates, where kappa collapses.
+
+    Examples
+    --------
+    >>> import pdagree
+    >>> round(float(pdagree.datasets.load("fleiss1971").agree.gwet()), 4)
+    0.4479
+    """
+    return _pooled(data, "gwet", weights, K.gwet_expected)
+
+
+def pairs(data: RatingData, pooled: bool) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """``A_o``, ``A_e`` (Cohen's, or Scott's with ``pooled``) and the items both rated, for
+    every rater pair, shapes (G, R, R)."""
+    n_common, agree, rows, cols = data.pair_margins
+    return K.pair_margin_components(n_common, agree, rows, cols, data.nck, data.identity, pooled)
+
+
+def light(data: RatingData) -> Components:
+    """Light's kappa: the mean of Cohen's kappa over every pair of raters.
+
+    Pairs with no item rated by both, or whose kappa is undefined, are left out of the
+    mean. The result's ``observed`` and ``expected`` are the means of the pairs' ``A_o`` and
+    ``A_e``; ``n_items`` counts items with two or more ratings.
+    """
+    data.require_raters("light")
+    a_o, a_e, n_common = pairs(data, pooled=False)
+    kappa = K.chance_corrected(a_o, a_e)
+    r = data.enc.n_raters
+    upper = np.triu(np.ones((r, r), dtype=bool), k=1)[None, :, :] & (n_common > 0)
+    usable = upper & ~np.isnan(kappa)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        n_pairs = usable.sum(axis=(1, 2))
+        value = np.where(usable, kappa, 0.0).sum(axis=(1, 2)) / n_pairs
+        mean_o = np.where(usable, a_o, 0.0).sum(axis=(1, 2)) / n_pairs
+        mean_e = np.where(usable, a_e, 0.0).sum(axis=(1, 2)) / n_pairs
+    return Components("light", value, mean_o, mean_e, extra={"n_pairs": n_pairs.astype(np.int64)})
+
+
+# ---------------------------------------------------------------------------- variances
+
+
+def _linearised(
+    data: RatingData,
+    options: dict[str, Any],
+    parts: Components,
+    population: float,
+    item_expected: FloatArray | None,
+    w: FloatArray,
+) -> tuple[FloatArray, FloatArray]:
+    enc = data.enc
+    var, n = V.linearised_variance(
+        data.nik,
+        w,
+        enc.group,
+        enc.n_groups,
+        parts.value,
+        parts.expected,
+        item_expected,
+        population,
+    )
+    return var, n
+
+
+def observed_variance(
+    data: RatingData, options: dict[str, Any], parts: Components, population: float
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's variance of percent agreement and Bennett's S (no chance term per item)."""
+    w, _ = data.weights(options.get("weights"))
+    return _linearised(data, options, parts, population, None, w)
+
+
+def fleiss_variance(
+    data: RatingData, options: dict[str, Any], parts: Components, population: float
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's variance of Fleiss' kappa and Scott's pi."""
+    enc = data.enc
+    w, _ = data.weights(options.get("weights"))
+    _, pi = K.fleiss_expected(data.nik, w, enc.group, enc.n_groups)
+    item = V.fleiss_item_expected(data.nik, w, pi, enc.group)
+    return _linearised(data, options, parts, population, item, w)
+
+
+def gwet_variance(
+    data: RatingData, options: dict[str, Any], parts: Components, population: float
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's variance of AC1 and AC2."""
+    enc = data.enc
+    w, _ = data.weights(options.get("weights"))
+    _, pi = K.gwet_expected(data.nik, w, enc.group, enc.n_groups)
+    item = V.gwet_item_expected(data.nik, w, pi, enc.group)
+    return _linearised(data, options, parts, population, item, w)
+
+
+def conger_variance(
+    data: RatingData, options: dict[str, Any], parts: Components, population: float
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's variance of Conger's and Cohen's kappa."""
+    enc = data.enc
+    if enc.rater is None:  # pragma: no cover - the coefficient itself refuses counts tables
+        raise ValueError("needs raters")
+    w, _ = data.weights(options.get("weights"))
+    item = V.conger_item_expected(
+        data.nck, w, data.rated_per_group, enc.group, enc.item, enc.rater, enc.code, enc.n_items
+    )
+    return _linearised(data, options, parts, population, item, w)
+
+
+def cohen_large_sample(
+    data: RatingData, options: dict[str, Any]
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Cohen's kappa on the items both raters rated, its ASE, ASE under H0 and n, per group.
+
+    Fleiss, Cohen & Everitt (1969): with cell proportions ``p_kl``, margins ``p_k.``,
+    ``p_.l``, ``wbar_k. = sum_l p_.l w_kl`` and ``wbar_.l = sum_k p_k. w_kl``,
+    ``var = [sum_kl p_kl (w_kl - (wbar_k. + wbar_.l)(1 - kappa))^2
+    - (kappa - A_e (1 - kappa))^2] / (n (1 - A_e)^2)``; under H0,
+    ``var0 = [sum_kl p_k. p_.l (w_kl - (wbar_k. + wbar_.l))^2 - A_e^2] / (n (1 - A_e)^2)``.
+    """
+    w, _ = data.weights(options.get("weights"))
+    # The two raters with ratings in each group (columns without ratings do not count).
+    active = data.nck.sum(axis=-1) > 0  # (G, R)
+    first_two = np.argsort(~active, axis=1, kind="stable")[:, :2]
+    table = data.pair_confusion(first_two[:, 0], first_two[:, 1])  # (G, K, K)
+    n = table.sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = table / n[:, None, None]
+        row = p.sum(axis=2)
+        col = p.sum(axis=1)
+        po = np.einsum("gkl,kl->g", p, w)
+        pe = np.einsum("gk,kl,gl->g", row, w, col)
+        kappa = (po - pe) / (1.0 - pe)
+        wrow = np.einsum("gl,kl->gk", col, w)
+        wcol = np.einsum("gk,kl->gl", row, w)
+        spread = wrow[:, :, None] + wcol[:, None, :]
+        inner = w[None] - spread * (1.0 - kappa)[:, None, None]
+        var = ((p * inner**2).sum(axis=(1, 2)) - (kappa - pe * (1.0 - kappa)) ** 2) / (
+            n * (1.0 - pe) ** 2
+        )
+        outer = row[:, :, None] * col[:, None, :]
+        var0 = ((outer * (w[None] - spread) ** 2).sum(axis=(1, 2)) - pe**2) / (n * (1.0 - pe) ** 2)
+    return kappa, np.sqrt(np.maximum(var, 0.0)), np.sqrt(np.maximum(var0, 0.0)), n

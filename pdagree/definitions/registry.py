@@ -1,0 +1,111 @@
+"""The registry: every coefficient by name, with what it needs and what it offers.
+
+This is the one list that :class:`pdagree.Ratings`, :meth:`~pdagree.Ratings.report`, the
+command line and the inference layer (analytic variances and the bootstrap) read. Adding a
+coefficient is one definition (a function ``compute(data, **options) -> Components`` in the
+module of its family) and one entry here; the order here is the order of ``report()``.
+"""
+
+from __future__ import annotations
+
+from . import alpha, bias, kappa, spa
+from .base import Definition
+
+__all__ = ["REGISTRY", "get"]
+
+REGISTRY: dict[str, Definition] = {
+    d.name: d
+    for d in (
+        Definition(
+            "observed",
+            kappa.observed,
+            "observed agreement A_o",
+            weights=True,
+            variance=kappa.observed_variance,
+        ),
+        Definition(
+            "bennett",
+            kappa.bennett,
+            "Bennett's S (uniform chance agreement)",
+            weights=True,
+            variance=kappa.observed_variance,
+        ),
+        Definition(
+            "fleiss",
+            kappa.fleiss,
+            "Fleiss' kappa (multi-pi)",
+            weights=True,
+            variance=kappa.fleiss_variance,
+        ),
+        Definition(
+            "gwet",
+            kappa.gwet,
+            "Gwet's AC1 / AC2",
+            weights=True,
+            variance=kappa.gwet_variance,
+        ),
+        Definition(
+            "alpha",
+            alpha.alpha,
+            "Krippendorff's alpha",
+            weights=True,
+            levels=True,
+            variance=alpha.alpha_variance,
+        ),
+        Definition(
+            "scott",
+            kappa.scott,
+            "Scott's pi (two raters)",
+            two_raters=True,
+            weights=True,
+            variance=kappa.fleiss_variance,
+        ),
+        Definition(
+            "cohen",
+            kappa.cohen,
+            "Cohen's kappa (two raters)",
+            needs_raters=True,
+            two_raters=True,
+            weights=True,
+            variance=kappa.conger_variance,
+            large_sample=kappa.cohen_large_sample,
+        ),
+        Definition(
+            "conger",
+            kappa.conger,
+            "Conger's kappa (multi-kappa)",
+            needs_raters=True,
+            weights=True,
+            variance=kappa.conger_variance,
+        ),
+        Definition(
+            "light",
+            kappa.light,
+            "Light's kappa (mean pairwise Cohen)",
+            needs_raters=True,
+        ),
+        Definition(
+            "bias",
+            bias.bias,
+            "Artstein & Poesio's annotator bias",
+            needs_raters=True,
+        ),
+        Definition(
+            "spa",
+            spa.spa,
+            "Sparse Probability of Agreement",
+            per_item=spa.per_item_weights,
+            in_report=False,
+        ),
+    )
+}
+
+
+def get(name: str) -> Definition:
+    """The definition called ``name``; a ValueError listing the names otherwise."""
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown coefficient {name!r}; choose one of {', '.join(map(repr, REGISTRY))}."
+        ) from None

@@ -1,0 +1,156 @@
+"""From a definition to what the user gets: a labelled result, its uncertainty on request.
+
+:func:`coefficient` runs one registry definition on :class:`~pdagree.definitions.RatingData`
+and labels its :class:`~pdagree.definitions.Components`: a :class:`~pdagree.results.Coefficient`
+(a float carrying its components), or with ``by=`` a DataFrame with one row per group. It
+announces undefined values, and adds ``se``, ``low``, ``high`` and ``p_value`` when a
+``confidence_level`` is given. :class:`pdagree.Ratings` and :func:`pdagree.report.report`
+call it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+import numpy as np
+import pandas as pd
+
+from . import inference
+from ._typing import FloatArray
+from ._warnings import warn
+from .definitions import Components, RatingData, get
+from .results import Coefficient, result_frame
+
+__all__ = ["INFERENCE_DEFAULTS", "INFERENCE_NOTE", "InferenceOptions", "coefficient", "label"]
+
+Result = Coefficient | pd.DataFrame
+
+
+class InferenceOptions(TypedDict, total=False):
+    """The keyword-only options every coefficient method takes for uncertainty."""
+
+    confidence_level: float | None
+    method: str
+    n_resamples: int
+    rng: Any
+    N: float
+    interval: str
+
+
+INFERENCE_DEFAULTS: dict[str, Any] = {
+    "confidence_level": None,
+    "method": "analytic",
+    "n_resamples": 2000,
+    "rng": None,
+    "N": np.inf,
+    "interval": "percentile",
+}
+
+#: Appended to the docstring of every coefficient method (indented as a function's docstring).
+INFERENCE_NOTE = """
+    Inference
+    ---------
+    Keyword-only ``confidence_level``, ``method`` ("analytic", "large-sample", "bootstrap"),
+    ``n_resamples``, ``rng``, ``N`` (population size) and ``interval`` (bootstrap:
+    "percentile", "basic", "BCa") add ``se``, ``low``, ``high`` and ``p_value`` (one-sided,
+    H1: coefficient > 0) to the result; see
+    :meth:`pdagree.Coefficient.confidence_interval`.
+"""
+
+
+def coefficient(
+    data: RatingData, name: str, arguments: dict[str, Any], options: dict[str, Any]
+) -> Result:
+    """Coefficient ``name`` of ``data`` with its ``arguments``, labelled; with the inference
+    ``options`` (:data:`INFERENCE_DEFAULTS`) checked before anything is computed."""
+    unknown = sorted(set(options) - set(INFERENCE_DEFAULTS))
+    if unknown:
+        raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
+    chosen = {**INFERENCE_DEFAULTS, **options}
+    level = chosen.pop("confidence_level")
+    inference.check_options(
+        name, chosen["method"], chosen["n_resamples"], chosen["N"], level, chosen["interval"]
+    )
+    result = label(data, get(name).compute(data, **arguments))
+    if level is not None:
+        summary = inference.summarise(
+            data,
+            name,
+            arguments,
+            confidence_level=level,
+            **{k: chosen[k] for k in ("method", "n_resamples", "rng", "interval")},
+            population=chosen["N"],
+        )
+        if isinstance(result, pd.DataFrame):
+            for key, column in summary.items():
+                result[key] = column
+        else:
+            # ``p_value`` stays the method; the number is shown by ``to_frame()``.
+            result.__dict__.update({k: float(v[0]) for k, v in summary.items() if k != "p_value"})
+            result.__dict__["_p_value"] = float(summary["p_value"][0])
+    if isinstance(result, Coefficient):
+        result.__dict__["_source"] = (data, name, arguments)
+    return result
+
+
+def label(data: RatingData, parts: Components) -> Result:
+    """Wrap per-group components as a Coefficient, or a DataFrame with ``by=``; warn where
+    the value is undefined."""
+    enc = data.enc
+    n_items = parts.n_items if parts.n_items is not None else data.observed[1]
+    n_raters = data.active_raters
+    _warn_undefined(data, parts.name, parts.value, n_items, parts.expected, n_raters)
+    if enc.groups is None:
+        return Coefficient(
+            float(parts.value[0]),
+            name=parts.name,
+            observed=float(parts.observed[0]),
+            expected=float(parts.expected[0]),
+            n_items=int(n_items[0]),
+            n_raters=int(n_raters[0]),
+            n_categories=enc.n_categories,
+            categories=tuple(enc.categories),
+            **{k: v[0].item() for k, v in parts.extra.items()},
+            **parts.members,
+        )
+    columns: dict[str, Any] = {
+        "value": parts.value,
+        "observed": parts.observed,
+        "expected": parts.expected,
+        "n_items": n_items.astype(np.int64),
+        "n_raters": n_raters.astype(np.int64),
+        "n_categories": enc.n_categories,
+        **parts.extra,
+    }
+    frame = result_frame(enc.groups, columns, parts.name)
+    for key, column in parts.columns.items():
+        frame[key] = column
+    return frame
+
+
+def _warn_undefined(
+    data: RatingData,
+    name: str,
+    value: FloatArray,
+    n_items: FloatArray,
+    expected: FloatArray,
+    n_raters: FloatArray,
+) -> None:
+    bad = np.isnan(value)
+    if not bad.any():
+        return
+    enc = data.enc
+    reasons = []
+    if (bad & (n_items == 0)).any():
+        reasons.append("no item has two or more ratings")
+    if (bad & (n_raters < 2) & (n_items > 0)).any():
+        reasons.append("fewer than two raters gave ratings")
+    if (bad & np.isclose(expected, 1.0) & (n_items > 0)).any():
+        reasons.append("the expected agreement A_e is 1 (all ratings fall in one category)")
+    why = "; ".join(reasons) or "its denominator is zero"
+    if enc.groups is None:
+        where = ""
+    else:
+        keys = list(enc.groups[bad][:5])
+        where = f" in {int(bad.sum())} of {enc.n_groups} groups (e.g. {keys})"
+    warn(f"`{name}` is undefined{where}: {why}; the value is nan.")

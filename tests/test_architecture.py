@@ -1,0 +1,127 @@
+"""The house rules of DESIGN.md §6 that a linter does not check.
+
+``lint-imports`` (in ``.ci/test``) holds the layers; here: no import cycle among pdagree's
+modules (imports inside functions count, ``if TYPE_CHECKING:`` imports do not), no module
+over 600 lines, and a registry in which every coefficient says what it needs and offers.
+"""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import grimp
+import pytest
+
+import pdagree
+from pdagree import Ratings
+from pdagree.definitions import REGISTRY, Components, Definition
+
+PACKAGE = Path(pdagree.__file__).parent
+MAX_LINES = 600
+
+
+def _imports() -> dict[str, set[str]]:
+    graph = grimp.build_graph("pdagree", exclude_type_checking_imports=True)
+    return {m: set(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(edges.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle() -> None:
+    # The package's own __init__ imports its public modules; none of them imports it back.
+    edges = _imports()
+    assert not _cycles(edges), _cycles(edges)
+
+
+def test_no_module_over_600_lines() -> None:
+    sizes = {
+        str(path.relative_to(PACKAGE)): len(path.read_text(encoding="utf-8").splitlines())
+        for path in PACKAGE.rglob("*.py")
+    }
+    assert sizes, "no modules found"
+    too_long = {name: n for name, n in sizes.items() if n > MAX_LINES}
+    assert not too_long, f"modules over {MAX_LINES} lines: {too_long}"
+
+
+def test_inference_does_not_touch_ratings() -> None:
+    edges = _imports()
+    assert "pdagree.ratings" not in edges["pdagree.inference"]
+    source = (PACKAGE / "inference.py").read_text(encoding="utf-8")
+    assert "Ratings" not in source and "._enc." not in source and "._nik" not in source
+
+
+# ------------------------------------------------------------------------------ registry
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_every_registered_coefficient_is_a_ratings_method(name: str) -> None:
+    definition = REGISTRY[name]
+    assert isinstance(definition, Definition) and definition.name == name
+    method = getattr(Ratings, name)
+    # The method's documentation is the definition's, written once.
+    assert method.__doc__.startswith(definition.compute.__doc__)
+    # The method takes the definition's options (beyond the data) and the inference options.
+    wanted = list(inspect.signature(definition.compute).parameters)[1:]
+    given = list(inspect.signature(method).parameters)[1:]
+    assert given[: len(wanted)] == wanted and given[-1] == "options"
+    assert not definition.weights or "weights" in wanted  # agreement weights (SPA: per item)
+    assert definition.levels == ("level" in wanted)
+
+
+def test_every_coefficient_method_is_registered() -> None:
+    # A public Ratings method that returns a coefficient must be in the registry.
+    coefficient_methods = {
+        name
+        for name, member in vars(Ratings).items()
+        if callable(member) and "options" in inspect.signature(member).parameters
+    }
+    assert coefficient_methods == set(REGISTRY)
+
+
+def test_definitions_return_components() -> None:
+    data = pdagree.datasets.load("fort2011_trains").agree()._data
+    for name, definition in REGISTRY.items():
+        if definition.two_raters:
+            continue
+        parts = definition.compute(data)
+        assert isinstance(parts, Components), name
+        assert parts.value.shape == parts.observed.shape == parts.expected.shape == (1,)
