@@ -15,9 +15,9 @@ from . import datasets
 from ._version import __version__
 from ._warnings import PdagreeWarning, UndefinedStatisticWarning
 from .accessor import AgreeAccessor
-from .definitions.spa import spa_variance
 from .ratings import Ratings
 from .results import Coefficient
+from .spa import spa_variance
 
 __all__ = [
     "AgreeAccessor",

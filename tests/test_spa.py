@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import pdagree
 from pdagree import UndefinedStatisticWarning, spa_variance
 from pdagree._kernels import spa as kernel
-from pdagree.definitions.spa import WEIGHTINGS
+from pdagree.spa import WEIGHTINGS
 
 N_ONLY = ("flat", "annotations", "annotations_m1", "edges", "inv_var")
 
