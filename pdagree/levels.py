@@ -81,7 +81,7 @@ def metric_for(
                     f"zero and the metric divides by c + k); got {float(x[x < 0][0])!r}. Use "
                     "level='interval' for values without a natural zero."
                 )
-            return KA.Pairwise(KA.ratio_delta2(x)), level
+            return KA.Pairwise(KA.ratio_delta2(x), extremes=x), level
         raise ValueError(f"{_LEVEL_RULE}; got {level!r}.")
     if isinstance(level, (np.ndarray, pd.DataFrame, list, tuple)):
         return KA.Pairwise(KA.matrix_delta2(_matrix(level, categories))), "custom"

@@ -197,7 +197,7 @@ class Ratings:
     @_doc(_spa.spa)
     def spa(
         self,
-        weights: SpaWeights = "flat",
+        weights: SpaWeights = "annotations_m1",
         *,
         p: pd.Series | dict[Hashable, float] | None = None,
         **options: Unpack[InferenceOptions],
@@ -207,7 +207,7 @@ class Ratings:
     @_doc(_spa.spa_items, inference=False)
     def spa_items(
         self,
-        weights: SpaWeights = "flat",
+        weights: SpaWeights = "annotations_m1",
         p: pd.Series | dict[Hashable, float] | None = None,
     ) -> pd.DataFrame:
         return _spa.spa_items(self._data, weights, p)

@@ -426,14 +426,14 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 @given(sparse_wide())
 def test_flat_is_observed_agreement(wide: pd.DataFrame) -> None:
     ratings = wide.agree()
-    assert close(float(ratings.spa()), float(ratings.observed()))
-    assert ratings.spa().n_items == ratings.observed().n_items
+    assert close(float(ratings.spa("flat")), float(ratings.observed()))
+    assert ratings.spa("flat").n_items == ratings.observed().n_items
 
 
 def test_flat_is_fleiss_p_bar_on_complete_data() -> None:
     fleiss = pdagree.datasets.load("fleiss1971")
     ratings = fleiss.agree(layout="counts") if "Depression" in fleiss.columns else fleiss.agree()
-    result = ratings.spa()
+    result = ratings.spa("flat")
     assert close(float(result), ratings.fleiss().observed)
     assert close(float(result), float(ratings.observed()))
     assert result.n_ignored == 0
@@ -611,8 +611,11 @@ def test_result_members(crowd: pd.DataFrame) -> None:
     row = result.to_frame()
     assert row.loc["spa", "weighting"] == "annotations_m1"
     assert row.loc["spa", "n_ignored"] == result.n_ignored
-    assert ratings.spa().weighting == "flat"
-    assert ratings.spa(None).weighting == "flat"
+    # The default is the paper's recommendation (issue 8, point 13).
+    assert ratings.spa().weighting == "annotations_m1"
+    assert ratings.spa(None).weighting == "annotations_m1"
+    assert ratings.spa_items().equals(ratings.spa_items("annotations_m1"))
+    assert float(ratings.spa()) == float(ratings.spa("annotations_m1"))
 
 
 def test_inv_var_class_default_p_is_pooled_over_all_labels(crowd: pd.DataFrame) -> None:

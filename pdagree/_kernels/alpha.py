@@ -90,9 +90,15 @@ class Interval:
 
 @dataclass(frozen=True)
 class Pairwise:
-    """Any other metric, evaluated pair by pair (ratio, a user matrix or callable)."""
+    """Any other metric, evaluated pair by pair (ratio, a user matrix or callable).
+
+    ``extremes``: the category values, when ``delta2`` is largest between the lowest and the
+    highest value present (Krippendorff's ratio metric on non-negative values), so its
+    maximum needs one pair per group; ``None`` to search every pair.
+    """
 
     delta2: Delta2
+    extremes: FloatArray | None = None
 
 
 Metric = Nominal | Ordinal | Interval | Pairwise
@@ -124,12 +130,15 @@ class PairableValues(NamedTuple):
 
 
 class AlphaComponents(NamedTuple):
-    """Per group: ``D_o``, ``D_e``, pairable items and pairable values ``n``."""
+    """Per group: ``D_o``, ``D_e``, pairable items, pairable values ``n`` and the largest
+    ``delta2`` between two categories present among the pairable values (0 with fewer than
+    two categories present)."""
 
     observed_disagreement: FloatArray
     expected_disagreement: FloatArray
     n_items: FloatArray
     n_values: FloatArray
+    max_delta2: FloatArray
 
 
 # --------------------------------------------------------------------------- counting
@@ -406,19 +415,70 @@ def alpha_components(
     pv = pairable_values(item, code, weight, group, n_groups, n_categories)
     if isinstance(metric, Nominal):
         observed, expected = _nominal(pv, n_groups)
+        top = np.where(_segment_count(pv.value_group, n_groups) >= 2, 1.0, 0.0)
     elif isinstance(metric, Ordinal):
         value_x = midranks(pv)
         observed, expected = _quadratic(pv, value_x[pv.value_index], value_x, n_groups)
+        top = _value_range(value_x, pv.value_group, n_groups) ** 2
     elif isinstance(metric, Interval):
         values = metric.values
         observed, expected = _quadratic(pv, values[pv.code], values[pv.value_code], n_groups)
+        top = _value_range(values[pv.value_code], pv.value_group, n_groups) ** 2
     else:
         observed, expected = _pairwise(pv, metric.delta2, n_groups, budget)
+        top = _pair_max(pv, metric, n_groups, budget)
     n = pv.n_values
     with np.errstate(invalid="ignore", divide="ignore"):
         d_o = np.where(n > 0, observed / n, np.nan)
         d_e = np.where(n > 0, expected / (n * (n - 1.0)), np.nan)
-    return AlphaComponents(d_o, d_e, pv.n_items, n)
+    return AlphaComponents(d_o, d_e, pv.n_items, n, top)
+
+
+def _segment_count(segment: IntArray, n_segments: int) -> FloatArray:
+    return np.bincount(segment, minlength=n_segments).astype(np.float64)
+
+
+def _extreme_rows(x: FloatArray, segment: IntArray, n_segments: int) -> tuple[IntArray, IntArray]:
+    """Per segment, the rows of its smallest and largest ``x`` (-1 for an empty segment)."""
+    lowest = np.full(n_segments, -1, dtype=np.int64)
+    highest = np.full(n_segments, -1, dtype=np.int64)
+    if len(x):
+        order = np.lexsort((x, segment))
+        starts = _segment_starts(segment[order])
+        stops = np.r_[starts[1:], len(order)] - 1
+        seg = segment[order][starts]
+        lowest[seg] = order[starts]
+        highest[seg] = order[stops]
+    return lowest, highest
+
+
+def _value_range(x: FloatArray, segment: IntArray, n_segments: int) -> FloatArray:
+    """Per segment ``max x - min x`` (0 for an empty segment)."""
+    lowest, highest = _extreme_rows(x, segment, n_segments)
+    present = lowest >= 0
+    out = np.zeros(n_segments)
+    out[present] = x[highest[present]] - x[lowest[present]]
+    return out
+
+
+def _pair_max(pv: PairableValues, metric: Pairwise, n_groups: int, budget: int) -> FloatArray:
+    """Per group, the largest ``delta2`` between two categories present (0 if fewer than two)."""
+    out = np.zeros(n_groups)
+    code, segment = pv.value_code, pv.value_group
+    if metric.extremes is not None:
+        lowest, highest = _extreme_rows(metric.extremes[code], segment, n_groups)
+        present = lowest >= 0
+        pair = np.asarray(metric.delta2(code[lowest[present]], code[highest[present]]))
+        out[present] = pair
+        return out
+    if len(segment) == 0:
+        return out
+    starts = _segment_starts(segment)
+    stops = np.r_[starts[1:], len(segment)].astype(np.int64)
+    stop_of_entry = np.repeat(stops, stops - starts)
+    for a, b in _pair_rows(0, stop_of_entry, budget):
+        np.maximum.at(out, segment[a], np.asarray(metric.delta2(code[a], code[b])))
+    return out
 
 
 def alpha_from_disagreement(observed: FloatArray, expected: FloatArray) -> FloatArray:

@@ -59,10 +59,14 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
     -------
     Coefficient or DataFrame
         alpha as a float, named ``"alpha[<level>]"`` (``"alpha[custom]"`` for a matrix or
-        callable), with ``observed = 1 - D_o`` and ``expected = 1 - D_e`` (so
-        ``(observed - expected) / (1 - expected)`` is alpha), ``observed_disagreement``
-        ``D_o``, ``expected_disagreement`` ``D_e``, ``n_items`` (pairable items) and
-        ``n_values`` (pairable values ``n``). With ``by=``, one row per group.
+        callable), with ``observed = 1 - D_o / max_delta2`` and ``expected = 1 - D_e /
+        max_delta2`` on the agreement scale, ``max_delta2`` being the largest distance
+        between two categories present among the pairable values (1 for nominal data), so
+        that ``(observed - expected) / (1 - expected)`` is alpha at every level;
+        ``D_o`` and ``D_e`` (also as ``observed_disagreement`` and
+        ``expected_disagreement``) on the metric's own scale, ``max_delta2``, ``n_items``
+        (pairable items) and ``n_values`` (pairable values ``n``). With ``by=``, one row
+        per group.
 
     Raises
     ------
@@ -150,16 +154,22 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
         enc.item, enc.code, enc.weight, enc.group, enc.n_groups, enc.n_categories, metric
     )
     d_o, d_e = parts.observed_disagreement, parts.expected_disagreement
+    # The agreement scale: distances over their largest value among the categories present,
+    # so that alpha = (A_o - A_e) / (1 - A_e) with A_o = 1 - D_o / max and A_e = 1 - D_e / max.
+    scale = np.where(parts.max_delta2 > 0, parts.max_delta2, 1.0)
     return Components(
         f"alpha[{label}]",
         KA.alpha_from_disagreement(d_o, d_e),
-        1.0 - d_o,
-        1.0 - d_e,
+        1.0 - d_o / scale,
+        1.0 - d_e / scale,
         n_items=parts.n_items,
         extra={
             "observed_disagreement": d_o,
             "expected_disagreement": d_e,
             "n_values": parts.n_values,
+            "D_o": d_o,
+            "D_e": d_e,
+            "max_delta2": parts.max_delta2,
         },
     )
 

@@ -8,7 +8,7 @@ same name.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -100,7 +100,8 @@ def pairwise(
     """Raters x raters: a two-rater coefficient for every pair.
 
     ``method`` is ``"cohen"`` (the default), ``"scott"``, ``"observed"`` (proportion of
-    agreement over the items both rated) or ``"n_items"`` (how many items both rated).
+    agreement over the items both rated) or ``"n_items"`` (how many items both rated, as
+    integers).
     Entries are nan where a pair shares no item or the coefficient is undefined (no
     warning: the table is a breakdown). With ``by=``, rows are (group, rater).
 
@@ -118,13 +119,12 @@ def pairwise(
         )
     enc = data.require_raters("pairwise")
     observed, expected, n_common = pairs(data, pooled=(method == "scott"))
+    table: np.ndarray[Any, Any]
     if method == "n_items":
-        table = n_common
-    elif method == "observed":
-        table = observed
+        table = n_common.astype(np.int64)  # counts of items: integers
     else:
-        table = K.chance_corrected(observed, expected)
-    table = np.where(n_common > 0, table, np.nan) if method != "n_items" else table
+        value = observed if method == "observed" else K.chance_corrected(observed, expected)
+        table = np.where(n_common > 0, value, np.nan)
     raters = data.rater_labels
     columns = pd.Index(raters)
     if enc.groups is None:
@@ -169,7 +169,7 @@ def per_category(data: RatingData) -> pd.DataFrame:
         "specific_agreement": specific.ravel(),
         "proportion": pi.ravel(),
     }
-    index = cats if enc.groups is None else _cross_index(enc.groups, cats, "category")
+    index = cats if enc.groups is None else _cross_index(enc.groups, cats.rename(None), "category")
     return pd.DataFrame(columns, index=index)
 
 
@@ -189,7 +189,7 @@ def _cross_index(outer: pd.Index, inner: pd.Index, default: str) -> pd.MultiInde
     )
     n_in = len(inner)
     rep = outer_frame.loc[outer_frame.index.repeat(n_in)].reset_index(drop=True)
-    rep[inner.name if inner.name is not None else "level"] = np.tile(
+    rep[inner.name if inner.name is not None else default] = np.tile(
         np.asarray(inner, dtype=object), len(outer)
     )
     return pd.MultiIndex.from_frame(rep)

@@ -23,6 +23,9 @@ from .data import RatingData
 
 __all__ = ["WEIGHTINGS", "per_item_weights", "spa", "spa_items", "spa_variance"]
 
+#: The default weighting: the paper's recommendation, ``k = n - 1``.
+DEFAULT_WEIGHTING = "annotations_m1"
+
 #: What ``weights=`` takes: a scheme name, or one weight per item.
 SpaWeights = str | Sequence[float] | np.ndarray[Any, Any] | pd.Series
 
@@ -213,7 +216,7 @@ def _item_weights(
 ) -> tuple[FloatArray, str, FloatArray | None, pd.Index | None]:
     """Weight per item, the weighting's name, and for ``inv_var_class`` the ``p`` used."""
     if weights is None:
-        weights = "flat"
+        weights = DEFAULT_WEIGHTING
     if isinstance(weights, str):
         scheme = _scheme(weights)
     elif isinstance(weights, bytes):
@@ -259,7 +262,7 @@ def _item_weights(
 # --------------------------------------------------------------------------- results
 
 
-def spa(data: RatingData, weights: SpaWeights = "flat", *, p: Any = None) -> Components:
+def spa(data: RatingData, weights: SpaWeights = "annotations_m1", *, p: Any = None) -> Components:
     """Sparse Probability of Agreement (SPA): agreement when not every rater rated every item.
 
     ``SPA = sum_i k_i P_i / sum_i k_i`` over the items with ``n_i >= 2`` labels, where
@@ -272,11 +275,12 @@ def spa(data: RatingData, weights: SpaWeights = "flat", *, p: Any = None) -> Com
 
     Parameters
     ----------
-    weights : str, array-like or Series, default "flat"
+    weights : str, array-like or Series, default "annotations_m1"
+        ``"annotations_m1"`` (``k = n - 1``, the paper's recommendation and the default:
+        the SPA spec's weighting with the best balance of variance and robustness),
         ``"flat"`` (``k = 1``: with complete data this is :meth:`observed`, Fleiss'
         ``P̄``), ``"annotations"`` (``k = n``: one minus Krippendorff's nominal observed
-        disagreement ``D_o``), ``"annotations_m1"`` (``k = n - 1``, the paper's
-        recommendation), ``"edges"`` (``k = n (n - 1) / 2``, the number of label pairs),
+        disagreement ``D_o``), ``"edges"`` (``k = n (n - 1) / 2``, the number of label pairs),
         ``"inv_var"`` (``1 / Var[P_i | n]`` for labels uniform over the categories; it
         gives the same SPA as ``"edges"``) or ``"inv_var_class"`` (``1 / Var[P_i | n]``
         for labels drawn from the category distribution ``p``); see
@@ -335,11 +339,11 @@ def spa(data: RatingData, weights: SpaWeights = "flat", *, p: Any = None) -> Com
     ...     "tag": ["x", "x", "y", "y", "y", "x"],
     ... })
     >>> r = long.agree(item="item", rater="coder", label="tag")
-    >>> r.spa()
-    <spa 0.6667: A_o=0.6667, A_e=0.0000, n_items=2, n_raters=3>
-    >>> s = r.spa("annotations_m1")
+    >>> r.spa()  # weights="annotations_m1": (2 * 1/3 + 1 * 1) / 3
+    <spa 0.5556: A_o=0.5556, A_e=0.0000, n_items=2, n_raters=3>
+    >>> s = r.spa("flat")
     >>> round(float(s), 4), s.weighting, s.n_items, s.n_ignored
-    (0.5556, 'annotations_m1', 2, 1)
+    (0.6667, 'flat', 2, 1)
     >>> r.spa_items("edges")
           n_labels  agreement  weight
     item
@@ -375,7 +379,9 @@ def spa(data: RatingData, weights: SpaWeights = "flat", *, p: Any = None) -> Com
     )
 
 
-def spa_items(data: RatingData, weights: SpaWeights = "flat", p: Any = None) -> pd.DataFrame:
+def spa_items(
+    data: RatingData, weights: SpaWeights = "annotations_m1", p: Any = None
+) -> pd.DataFrame:
     """Per item, what :meth:`spa` averages: ``n_labels``, ``agreement`` and ``weight``.
 
     ``agreement`` is ``P_i`` (nan for items with fewer than two labels) and ``weight`` the

@@ -1,0 +1,99 @@
+"""What a new user hit (issue 8): each test failed before its fix."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pdagree
+from pdagree._kernels import alpha as KA
+
+nan = np.nan
+# Krippendorff (2011): 4 observers rate 12 units on 1..5, with gaps.
+K2011 = pd.DataFrame(
+    {
+        "A": [1, 2, 3, 3, 2, 1, 4, 1, 2, nan, nan, nan],
+        "B": [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, nan, 3],
+        "C": [nan, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, nan],
+        "D": [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, nan],
+    }
+)
+
+
+# ------------------------------------------------------------- 11: alpha on the agreement scale
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
+def test_alpha_components_on_the_agreement_scale(level: str) -> None:
+    a = K2011.agree.alpha(level)
+    assert 0.0 <= a.expected <= a.observed <= 1.0
+    assert float(a) == pytest.approx((a.observed - a.expected) / (1.0 - a.expected), rel=1e-12)
+    assert a.D_o == a.observed_disagreement and a.D_e == a.expected_disagreement
+    assert a.observed == pytest.approx(1.0 - a.D_o / a.max_delta2, rel=1e-12)
+
+
+def test_alpha_max_delta2_per_level() -> None:
+    # Categories 1..5 are all present among the pairable values.
+    assert K2011.agree.alpha("nominal").max_delta2 == 1.0
+    assert K2011.agree.alpha("interval").max_delta2 == 16.0  # (5 - 1)^2
+    assert K2011.agree.alpha("ratio").max_delta2 == pytest.approx((4 / 6) ** 2)
+    # Ordinal: (n - (n_1 + n_5) / 2)^2 with n = 40 pairable values, n_1 = 9, n_5 = 3.
+    assert K2011.agree.alpha("ordinal").max_delta2 == pytest.approx((40 - (9 + 3) / 2) ** 2)
+    custom = np.abs(np.subtract.outer(np.arange(5.0), np.arange(5.0)))
+    assert K2011.agree.alpha(custom).max_delta2 == 4.0
+
+
+def test_alpha_scale_uses_the_categories_present_per_group() -> None:
+    df = pd.DataFrame({"a": [1, 2, 1, 10, 20, 10], "b": [1, 2, 2, 10, 20, 20]})
+    df["g"] = ["x", "x", "x", "y", "y", "y"]
+    table = df.agree(by="g").alpha("interval")
+    assert table["max_delta2"].tolist() == [1.0, 100.0]
+    for key, sub in df.groupby("g"):
+        alone = sub.drop(columns="g").agree().alpha("interval")
+        assert table.loc[key, "observed"] == pytest.approx(alone.observed)
+        assert table.loc[key, "value"] == pytest.approx(float(alone))
+
+
+def test_pair_max_kernel_equals_brute_force() -> None:
+    rng = np.random.default_rng(3)
+    values = rng.uniform(0, 10, 30)
+    item = np.repeat(np.arange(40), 3)
+    code = rng.integers(0, 30, 120)
+    group = rng.integers(0, 3, 40)
+    matrix = np.abs(np.sin(np.subtract.outer(values, values)))  # no order structure
+    metric = KA.Pairwise(KA.matrix_delta2(matrix))
+    out = KA.alpha_components(item, code, np.ones(120), group, 3, 30, metric, budget=7)
+    for g in range(3):
+        present = np.unique(code[np.isin(item, np.flatnonzero(group == g))])
+        assert out.max_delta2[g] == pytest.approx(matrix[np.ix_(present, present)].max())
+
+
+# --------------------------------------------------------------------- 13: smaller things
+
+
+def test_spa_default_is_the_papers_recommendation() -> None:
+    crowd = pdagree.datasets.load("crowd_sparse")
+    ratings = crowd.agree(item="item", rater="annotator", label="label")
+    assert ratings.spa().weighting == "annotations_m1"
+    assert float(ratings.spa()) == float(ratings.spa("annotations_m1"))
+
+
+def test_pairwise_n_items_is_integer() -> None:
+    table = pdagree.datasets.load("fort2011_trains").agree.pairwise("n_items")
+    assert all(pd.api.types.is_integer_dtype(t) for t in table.dtypes)
+    assert table.loc["Annot1", "Annot2"] == 7
+
+
+def test_per_category_by_level_is_named_category() -> None:
+    df = pd.DataFrame({"a": list("xyxy"), "b": list("xyyy"), "g": [1, 1, 2, 2]})
+    table = df.agree(by="g").per_category()
+    assert list(table.index.names) == ["g", "category"]
+
+
+def test_no_warning_escapes_on_ordinary_data() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        K2011.agree.alpha("interval")
