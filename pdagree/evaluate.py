@@ -39,7 +39,7 @@ class InferenceOptions(TypedDict, total=False):
 
 INFERENCE_DEFAULTS: dict[str, Any] = {
     "confidence_level": None,
-    "method": "analytic",
+    "method": "auto",
     "n_resamples": 2000,
     "rng": None,
     "N": np.inf,
@@ -50,11 +50,12 @@ INFERENCE_DEFAULTS: dict[str, Any] = {
 INFERENCE_NOTE = """
     Inference
     ---------
-    Keyword-only ``confidence_level``, ``method`` ("analytic", "large-sample", "bootstrap"),
-    ``n_resamples``, ``rng``, ``N`` (population size) and ``interval`` (bootstrap:
-    "percentile", "basic", "BCa") add ``se``, ``low``, ``high`` and ``p_value`` (one-sided,
-    H1: coefficient > 0) to the result; see
-    :meth:`pdagree.Coefficient.confidence_interval`.
+    Keyword-only ``confidence_level``, ``method`` ("auto", the default: Gwet's analytic
+    variance where the literature gives one, else the item bootstrap; or "analytic",
+    "large-sample", "bootstrap"), ``n_resamples``, ``rng``, ``N`` (population size) and
+    ``interval`` (bootstrap: "percentile", "basic", "BCa") add ``se``, ``low``, ``high``,
+    ``p_value`` (one-sided, H1: coefficient > 0) and ``ci_method`` (the method used) to the
+    result; see :meth:`pdagree.Coefficient.confidence_interval`.
 """
 
 
@@ -86,7 +87,8 @@ def coefficient(
                 result[key] = column
         else:
             # ``p_value`` stays the method; the number is shown by ``to_frame()``.
-            result.__dict__.update({k: float(v[0]) for k, v in summary.items() if k != "p_value"})
+            result.__dict__.update({k: float(summary[k][0]) for k in ("se", "low", "high")})
+            result.__dict__["ci_method"] = str(summary["ci_method"][0])
             result.__dict__["_p_value"] = float(summary["p_value"][0])
     if isinstance(result, Coefficient):
         result.__dict__["_source"] = (data, name, arguments)

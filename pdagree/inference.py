@@ -25,12 +25,13 @@ import pandas as pd
 
 from ._encode import Encoded
 from ._typing import FloatArray, IntArray
+from ._warnings import warn
 from .definitions import Components, Definition, RatingData, get
 
 __all__ = ["INTERVAL_METHODS", "ConfidenceInterval", "summarise"]
 
-Method = Literal["analytic", "large-sample", "bootstrap"]
-INTERVAL_METHODS = ("analytic", "large-sample", "bootstrap")
+Method = Literal["auto", "analytic", "large-sample", "bootstrap"]
+INTERVAL_METHODS = ("auto", "analytic", "large-sample", "bootstrap")
 _DEFAULT_RESAMPLES = 2000
 _CHUNK_ANNOTATIONS = 5_000_000
 
@@ -58,7 +59,8 @@ def check_confidence_level(confidence_level: float) -> float:
 def check_method(method: str, name: str) -> Method:
     if method not in INTERVAL_METHODS:
         raise ValueError(
-            f"`method` must be one of 'analytic', 'large-sample', 'bootstrap'; got {method!r}."
+            "`method` must be one of 'auto', 'analytic', 'large-sample', 'bootstrap'; got "
+            f"{method!r}."
         )
     base = name.split("[")[0]
     definition = get(base)
@@ -72,6 +74,19 @@ def check_method(method: str, name: str) -> Method:
             f"`{base}` needs method='analytic' or 'bootstrap'."
         )
     return method  # type: ignore[return-value]
+
+
+def resolve_method(
+    method: str, definition: Definition, data: RatingData, options: dict[str, Any]
+) -> str:
+    """``"auto"``: Gwet's analytic variance where the definition offers one for these options,
+    else the item bootstrap; any other method as given."""
+    if method != "auto":
+        return method
+    applies = definition.variance is not None and (
+        definition.analytic_applies is None or definition.analytic_applies(data, options)
+    )
+    return "analytic" if applies else "bootstrap"
 
 
 def check_resamples(n_resamples: int) -> int:
@@ -90,13 +105,9 @@ def check_options(
     level: float | None,
     interval: str = "percentile",
 ) -> None:
-    """Validate inference options at the public boundary, whether or not they are used.
-
-    Whether the method applies to the coefficient is checked when an interval is asked for (the
-    default "analytic" must not make ``light()`` fail)."""
-    if level is not None or method != "analytic":
-        check_method(method, name)
-    if method == "bootstrap":
+    """Validate inference options at the public boundary, whether or not they are used."""
+    check_method(method, name)
+    if method in ("auto", "bootstrap"):
         check_resamples(n_resamples)
     check_interval(interval)
     check_population(population)
@@ -263,7 +274,7 @@ def scipy_bootstrap(
     n_resamples: int,
     rng: np.random.Generator | int | None,
     interval: str,
-) -> tuple[float, float, float]:
+) -> tuple[float, float, float, FloatArray]:
     """Standard error and interval of an ungrouped coefficient by
     :func:`scipy.stats.bootstrap` (``vectorized=True``) over the rated items, every batch of
     resamples (and the jackknife of ``"BCa"``) being one batched kernel call."""
@@ -272,7 +283,7 @@ def scipy_bootstrap(
     reps = _Replicates(data, definition, kwargs)
     n = len(reps.rated)
     if n < 2 or n_resamples < 2:  # no spread to estimate (as for the grouped resampler)
-        return np.nan, np.nan, np.nan
+        return np.nan, np.nan, np.nan, np.full((0, 1), np.nan)
     with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
         # scipy warns when replicates are degenerate (nan, or all equal); the nan interval
         # it then returns is the answer, and the coefficient itself has already warned.
@@ -292,6 +303,7 @@ def scipy_bootstrap(
         float(res.standard_error),
         float(res.confidence_interval.low),
         float(res.confidence_interval.high),
+        np.asarray(res.bootstrap_distribution, dtype=np.float64).reshape(-1, 1),
     )
 
 
@@ -311,13 +323,16 @@ def summarise(
     alternative: str = "greater",
     interval: str = "percentile",
 ) -> dict[str, FloatArray]:
-    """Per-group ``se``, ``low``, ``high`` and ``p_value`` for one coefficient."""
+    """Per-group ``se``, ``low``, ``high``, ``p_value`` and ``ci_method`` (the method used)
+    for one coefficient; a pdagree warning where the value is defined but its standard error
+    is not."""
     from scipy import stats  # imported on first use: it is slow to import
 
     level = check_confidence_level(confidence_level)
-    chosen = check_method(method, method_name)
+    check_method(method, method_name)
     population = check_population(population)
     definition = get(method_name)
+    chosen = resolve_method(method, definition, data, kwargs)
     if chosen == "analytic":
         value, se, n = analytic(data, definition, kwargs, population)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -342,8 +357,9 @@ def summarise(
     else:
         resamples = check_resamples(n_resamples)
         kind = check_interval(interval)
+        value = definition.compute(data, **kwargs).value
         if data.enc.groups is None:
-            se_1, low_1, high_1 = scipy_bootstrap(
+            se_1, low_1, high_1, reps = scipy_bootstrap(
                 data,
                 definition,
                 kwargs,
@@ -360,10 +376,71 @@ def summarise(
                     "`by=` only; use interval='percentile' or 'basic' with `by=`."
                 )
             reps = bootstrap_values(data, definition, kwargs, resamples, rng)
-            value = definition.compute(data, **kwargs).value
             se, low, high = _replicate_summary(reps, value, level, kind)
-        p = np.full(se.shape, np.nan)
-    return {"se": se, "low": low, "high": high, "p_value": p}
+        p = bootstrap_p_value(reps, alternative)
+        p = np.where(np.isnan(se), np.nan, p)
+    _warn_undefined_se(data, method_name, chosen, value, se, n_resamples)
+    method_used = np.full(se.shape, chosen, dtype=object)
+    return {"se": se, "low": low, "high": high, "p_value": p, "ci_method": method_used}
+
+
+def bootstrap_p_value(reps: FloatArray, alternative: str) -> FloatArray:
+    """The bootstrap p-value of H0: coefficient = 0, by inverting the percentile interval.
+
+    ``reps`` holds replicate values, shape (n_resamples, n_groups) (nan replicates are left
+    out). With ``B`` usable replicates: ``"greater"`` (H1: coefficient > 0) gives
+    ``(1 + #{replicates <= 0}) / (B + 1)``, ``"less"`` the same with ``>= 0``, and
+    ``"two-sided"`` twice the smaller of the two, at most 1 (Davison & Hinkley 1997, §4.4:
+    the ``+ 1`` keeps the p-value above 0, as a permutation p-value).
+    """
+    reps = np.asarray(reps, dtype=np.float64)
+    if reps.ndim == 1:
+        reps = reps[:, None]
+    ok = np.isfinite(reps)
+    b = ok.sum(axis=0).astype(np.float64)
+    at_most = (np.where(ok, reps, np.inf) <= 0).sum(axis=0)
+    at_least = (np.where(ok, reps, -np.inf) >= 0).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        greater = (1.0 + at_most) / (b + 1.0)
+        less = (1.0 + at_least) / (b + 1.0)
+    if alternative == "greater":
+        out = greater
+    elif alternative == "less":
+        out = less
+    elif alternative == "two-sided":
+        out = np.minimum(1.0, 2.0 * np.minimum(greater, less))
+    else:
+        raise ValueError(
+            f"`alternative` must be one of 'greater', 'two-sided', 'less'; got {alternative!r}."
+        )
+    return np.where(b >= 2, out, np.nan)
+
+
+def _warn_undefined_se(
+    data: RatingData, name: str, method: str, value: FloatArray, se: FloatArray, resamples: int
+) -> None:
+    """Announce standard errors that are nan where the coefficient itself is defined."""
+    bad = np.isnan(se) & np.isfinite(value)
+    if not bad.any():
+        return
+    rated = data.rated_per_group
+    if (bad & (rated < 2)).any():
+        why = "fewer than two items were rated, so there is no spread to estimate"
+    elif method == "bootstrap" and resamples < 2:
+        why = "one resample has no spread; ask for more `n_resamples`"
+    elif method == "bootstrap":
+        why = "the bootstrap replicates are undefined"
+    else:
+        why = "its variance is undefined"
+    enc = data.enc
+    where = ""
+    if enc.groups is not None:
+        keys = list(enc.groups[bad][:5])
+        where = f" in {int(bad.sum())} of {enc.n_groups} groups (e.g. {keys})"
+    warn(
+        f"the {method} standard error of `{name}` is undefined{where}: {why}; se, low, high "
+        "and p_value are nan."
+    )
 
 
 def _replicate_summary(

@@ -55,7 +55,7 @@ def report(
     >>> with_ci.loc["fleiss", ["value", "se", "low", "high"]].astype(float).round(4).tolist()
     [0.4302, 0.0542, 0.3194, 0.5411]
     """
-    if method not in ("analytic", "bootstrap"):
+    if method not in ("analytic", "auto", "bootstrap"):
         raise ValueError(
             f"`method` must be 'analytic' or 'bootstrap' for a report; got {method!r}."
         )
@@ -68,10 +68,9 @@ def report(
             continue
         options: dict[str, Any] = {}
         if confidence_level is not None:
-            chosen = "bootstrap" if definition.variance is None else method
             options = {
                 "confidence_level": confidence_level,
-                "method": chosen,
+                "method": "bootstrap" if method == "bootstrap" else "auto",
                 "n_resamples": n_resamples,
                 "rng": rng,
             }
@@ -83,7 +82,6 @@ def report(
             sub["coefficient"] = result["name"]
             sub = sub.set_index("coefficient", append=True)
         if confidence_level is not None:
-            sub["ci_method"] = options["method"]
             columns = [*REPORT_COLUMNS, "se", "low", "high", "p_value", "ci_method"]
         frames.append(sub.reindex(columns=columns))
     out = pd.concat(frames)

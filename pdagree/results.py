@@ -139,11 +139,11 @@ class Coefficient(float):
             alternative=alternative,
             interval=interval,
         )
-        return {k: float(v[0]) for k, v in summary.items()}
+        return {k: float(v[0]) for k, v in summary.items() if k != "ci_method"}
 
     def standard_error(
         self,
-        method: str = "analytic",
+        method: str = "auto",
         *,
         n_resamples: int = 2000,
         rng: Any = None,
@@ -153,8 +153,10 @@ class Coefficient(float):
 
         Parameters
         ----------
-        method : {"analytic", "large-sample", "bootstrap"}
-            ``"analytic"``: Gwet's (2014) linearised variance (percent agreement, Bennett's S,
+        method : {"auto", "analytic", "large-sample", "bootstrap"}
+            ``"auto"`` (the default): ``"analytic"`` where the literature gives a variance
+            for this coefficient, else ``"bootstrap"``. ``"analytic"``: Gwet's (2014)
+            linearised variance (percent agreement, Bennett's S,
             Scott, Cohen, Fleiss, Conger, AC1/AC2), as R's irrCAC computes it.
             ``"large-sample"``: two-rater Cohen's kappa only, the asymptotic standard error of
             Fleiss, Cohen & Everitt (1969) (SAS PROC FREQ's ASE). ``"bootstrap"``: the standard
@@ -169,7 +171,7 @@ class Coefficient(float):
     def confidence_interval(
         self,
         confidence_level: float = 0.95,
-        method: str = "analytic",
+        method: str = "auto",
         n_resamples: int = 2000,
         rng: Any = None,
         *,
@@ -178,7 +180,9 @@ class Coefficient(float):
     ) -> Any:
         """A ``(low, high)`` confidence interval (a named tuple).
 
-        ``"analytic"``: ``value ± t(n - 1) · SE`` over the ``n`` rated items with Gwet's SE,
+        ``method="auto"`` (the default) is ``"analytic"`` where the literature gives a
+        variance for this coefficient, else ``"bootstrap"``. ``"analytic"``:
+        ``value ± t(n - 1) · SE`` over the ``n`` rated items with Gwet's SE,
         the upper bound capped at 1 (as R's irrCAC prints it). ``"large-sample"`` (two-rater
         Cohen): ``value ± z · ASE``. ``"bootstrap"``: ``n_resamples`` replicates resampling
         the rated items, by :func:`scipy.stats.bootstrap` (``vectorized=True``) fed by the
@@ -206,16 +210,26 @@ class Coefficient(float):
         return ConfidenceInterval(out["low"], out["high"])
 
     def p_value(
-        self, method: str = "analytic", *, alternative: str = "greater", N: float = math.inf
+        self,
+        method: str = "auto",
+        *,
+        alternative: str = "greater",
+        N: float = math.inf,
+        n_resamples: int = 2000,
+        rng: Any = None,
     ) -> float:
         """p-value for H0: coefficient = 0.
 
         ``alternative="greater"`` (the default, H1: coefficient > 0, one-sided, as R's irrCAC
         reports it since version 1.3), ``"two-sided"`` or ``"less"``. ``"analytic"`` uses
         ``value / SE`` against t(n - 1); ``"large-sample"`` (two-rater Cohen) uses the standard
-        error under H0 against the normal distribution, as SAS PROC FREQ does.
+        error under H0 against the normal distribution, as SAS PROC FREQ does;
+        ``"bootstrap"`` inverts the percentile interval of ``n_resamples`` item-bootstrap
+        replicates: ``(1 + #{replicates <= 0}) / (B + 1)`` for ``"greater"`` (``>= 0`` for
+        ``"less"``, twice the smaller for ``"two-sided"``). ``"auto"`` (the default) is
+        ``"analytic"`` where the literature gives a variance, else ``"bootstrap"``.
         """
-        return self._summary(0.95, method, 1, None, N, alternative)["p_value"]
+        return self._summary(0.95, method, n_resamples, rng, N, alternative)["p_value"]
 
     def interpret(self, scale: str = "landis-koch") -> str:
         """The descriptive band of the value on a published scale.

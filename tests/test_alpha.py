@@ -528,7 +528,11 @@ def test_bootstrap_interval_and_no_analytic() -> None:
         "on the observed frequencies; use method='bootstrap'."
     )
     with pytest.raises(ValueError, match=re.escape(message)):
-        KRIPP.agree.alpha("ordinal", confidence_level=0.9)
+        KRIPP.agree.alpha("ordinal", confidence_level=0.9, method="analytic")
+    # The default method falls back to the bootstrap where there is no analytic variance
+    # (issue 8, point 7) and says so.
+    b = KRIPP.agree.alpha("ordinal", confidence_level=0.9, n_resamples=200, rng=0)
+    assert b.ci_method == "bootstrap" and b.low < float(b) < b.high
 
 
 RAW4 = pd.DataFrame(ref.IRRCAC_RAW4RATERS)

@@ -491,7 +491,8 @@ def test_bootstrap_by_groups_has_columns(method: str) -> None:
     assert list(res.index) == sorted(["north", "south", "east"])
     assert np.isfinite(res["se"]).all() and (res["se"] > 0).all()
     assert (res["low"] <= res["value"]).all() and (res["value"] <= res["high"]).all()
-    assert res["p_value"].isna().all()  # no bootstrap test of H0
+    # The bootstrap p-value inverts the percentile interval (issue 8, point 5).
+    assert ((res["p_value"] > 0) & (res["p_value"] <= 1)).all()
 
 
 def test_bootstrap_by_groups_is_reproducible() -> None:
@@ -520,8 +521,11 @@ def test_bootstrap_one_group_matches_ungrouped(method: str) -> None:
 
 def test_bootstrap_single_resample() -> None:
     result = incomplete(8).agree.fleiss()
-    assert math.isnan(result.standard_error("bootstrap", n_resamples=1, rng=0))
-    low, high = result.confidence_interval(method="bootstrap", n_resamples=1, rng=0)
+    announced = r"the bootstrap standard error of `fleiss` is undefined: one resample has no"
+    with pytest.warns(pdagree.UndefinedStatisticWarning, match=announced):
+        assert math.isnan(result.standard_error("bootstrap", n_resamples=1, rng=0))
+    with pytest.warns(pdagree.UndefinedStatisticWarning, match=announced):
+        low, high = result.confidence_interval(method="bootstrap", n_resamples=1, rng=0)
     assert math.isnan(low) and math.isnan(high)
 
 
@@ -574,7 +578,10 @@ def test_n_resamples_below_one(wide: pd.DataFrame) -> None:
 
 
 def test_unknown_method(wide: pd.DataFrame) -> None:
-    match = r"`method` must be one of 'analytic', 'large-sample', 'bootstrap'; got 'jackknife'"
+    match = (
+        r"`method` must be one of 'auto', 'analytic', 'large-sample', 'bootstrap'; got "
+        r"'jackknife'"
+    )
     with pytest.raises(ValueError, match=match):
         wide.agree.fleiss().standard_error("jackknife")
     with pytest.raises(ValueError, match=match):

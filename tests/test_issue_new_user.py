@@ -97,3 +97,53 @@ def test_no_warning_escapes_on_ordinary_data() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         K2011.agree.alpha("interval")
+
+
+# ------------------------------------------------ 5, 6, 7: p-values, announcements, defaults
+
+FLEISS = pdagree.datasets.load("fleiss1971")
+
+
+def test_bootstrap_p_value_formula() -> None:
+    from pdagree.inference import bootstrap_p_value
+
+    reps = np.array([[-0.2, 0.1], [0.0, 0.3], [0.4, nan], [0.5, 0.2]])
+    # Group 0: 2 of 4 replicates <= 0 and 3 >= 0; group 1: none of 3 <= 0, all 3 >= 0.
+    assert bootstrap_p_value(reps, "greater").tolist() == [3 / 5, 1 / 4]
+    assert bootstrap_p_value(reps, "less").tolist() == [4 / 5, 1.0]
+    assert bootstrap_p_value(reps, "two-sided").tolist() == [1.0, 0.5]
+
+
+def test_bootstrap_p_value_is_computed() -> None:
+    r = FLEISS.agree.fleiss()
+    p = r.p_value("bootstrap", n_resamples=400, rng=1)
+    assert p == pytest.approx(1 / 401)  # kappa 0.43 on 30 items: no replicate <= 0
+    table = (
+        FLEISS.assign(g=np.arange(30) % 2)
+        .agree(by="g")
+        .light(confidence_level=0.95, method="bootstrap", n_resamples=200, rng=0)
+    )
+    assert table["p_value"].notna().all() and (table["p_value"] <= 1).all()
+
+
+def test_single_item_interval_is_announced() -> None:
+    one = pd.DataFrame({"a": ["x"], "b": ["y"], "c": ["y"]})
+    with pytest.warns(
+        pdagree.UndefinedStatisticWarning,
+        match=r"standard error of `fleiss` is undefined: fewer than two items were rated",
+    ):
+        low, high = one.agree.fleiss().confidence_interval()
+    assert np.isnan(low) and np.isnan(high)
+
+
+def test_default_method_is_analytic_else_bootstrap() -> None:
+    light = FLEISS.agree.light(confidence_level=0.95, n_resamples=200, rng=0)
+    assert light.ci_method == "bootstrap" and light.low < float(light) < light.high
+    fleiss = FLEISS.agree.fleiss(confidence_level=0.95)
+    assert fleiss.ci_method == "analytic"
+    assert (fleiss.low, fleiss.high) == pytest.approx((0.3194, 0.5411), abs=5e-5)
+    assert FLEISS.agree.bias().standard_error(n_resamples=200, rng=0) > 0
+    grouped = FLEISS.assign(g=np.arange(30) % 2).agree(by="g")
+    assert grouped.fleiss(confidence_level=0.9)["ci_method"].tolist() == ["analytic"] * 2
+    with pytest.raises(ValueError, match="no analytic variance is available for `light`"):
+        FLEISS.agree.light(confidence_level=0.95, method="analytic")

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from layouts import to_counts
@@ -288,5 +289,10 @@ def test_one_item_gives_no_standard_error() -> None:
             with_single.agree(), "alpha", weights
         )
     for level in ("interval", "ratio"):
-        got["alpha", level] = float(with_single.agree.alpha(level).standard_error())
+        # Undefined is announced (issue 8, point 6).
+        with pytest.warns(
+            pdagree.UndefinedStatisticWarning,
+            match=r"the analytic standard error of `alpha` is undefined",
+        ):
+            got["alpha", level] = float(with_single.agree.alpha(level).standard_error())
     assert all(isinstance(se, float) and np.isnan(se) for se in got.values()), got

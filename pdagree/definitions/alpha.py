@@ -21,7 +21,7 @@ from ..levels import metric_for
 from .base import Components
 from .data import RatingData, Weights
 
-__all__ = ["alpha", "alpha_variance"]
+__all__ = ["alpha", "alpha_analytic_applies", "alpha_variance"]
 
 # Above this many categories the (K, K) weight matrix of the analytic variance is not built.
 _MAX_ANALYTIC_ALPHA_CATEGORIES = 2000
@@ -185,6 +185,17 @@ def alpha_variance(
         w = _alpha_weights(data, options.get("level", "nominal"))
     var, _ = V.weighted_alpha_variance(data.nik, w, enc.group, enc.n_groups, population)
     return var, data.rated_per_group
+
+
+def alpha_analytic_applies(data: RatingData, options: dict[str, Any]) -> bool:
+    """Whether Gwet's variance exists: not for ordinal alpha (its distances depend on the
+    observed frequencies), nor for more than 2,000 categories without weights."""
+    if options.get("weights") is not None:
+        return True
+    metric, _ = metric_for(options.get("level", "nominal"), data.enc.categories, data.enc.values)
+    return not isinstance(metric, KA.Ordinal) and (
+        data.enc.n_categories <= _MAX_ANALYTIC_ALPHA_CATEGORIES
+    )
 
 
 def _alpha_weights(data: RatingData, level: Any) -> FloatArray:

@@ -80,6 +80,10 @@ class Definition:
         Takes ``weights=`` (agreement weights) or ``level=`` (Krippendorff's metrics).
     variance
         Gwet's linearised variance (``method="analytic"``), or ``None``.
+    analytic_applies
+        ``analytic_applies(data, options)``: whether ``variance`` exists for these options
+        (``None``: whenever ``variance`` is given); ``method="auto"`` uses the bootstrap
+        where it does not.
     large_sample
         The large-sample variance of Fleiss, Cohen & Everitt (``method="large-sample"``), or
         ``None``.
@@ -97,6 +101,7 @@ class Definition:
     weights: bool = False
     levels: bool = False
     variance: Variance | None = None
+    analytic_applies: Callable[[RatingData, dict[str, Any]], bool] | None = None
     large_sample: LargeSample | None = None
     per_item: PerItem | None = None
     in_report: bool = True

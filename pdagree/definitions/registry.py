@@ -51,6 +51,7 @@ REGISTRY: dict[str, Definition] = {
             weights=True,
             levels=True,
             variance=alpha.alpha_variance,
+            analytic_applies=alpha.alpha_analytic_applies,
         ),
         Definition(
             "scott",
