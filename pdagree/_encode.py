@@ -9,7 +9,7 @@ objects so that results can be labelled again at the end.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
 import numpy as np
@@ -51,6 +51,10 @@ class Encoded:
         The group keys, one per group code; ``None`` without ``by=``.
     by
         The ``by`` column names (empty without ``by=``).
+    declared
+        Whether the categories were declared (``categories=``, a Categorical, or the columns
+        of a counts table) rather than read off the labels: declared categories apply to
+        every ``by=`` group, read ones are each group's own.
     """
 
     layout: Layout
@@ -64,6 +68,7 @@ class Encoded:
     group: IntArray
     groups: pd.Index | None
     by: tuple[Hashable, ...]
+    declared: bool = False
 
     @property
     def n_items(self) -> int:
@@ -522,6 +527,46 @@ def encode(
         raise ValueError(f"`layout` must be one of 'wide', 'long', 'counts'; got {layout!r}.")
     if layout is None:
         layout = "long" if named else "wide"
+    declared = categories is not None or _has_categorical(df, layout, label, raters, by_cols)
+    encoded = _encode_layout(df, layout, item, rater, label, raters, categories, by_cols, named)
+    return replace(encoded, declared=declared)
+
+
+def _has_categorical(
+    df: pd.DataFrame,
+    layout: Layout,
+    label: Hashable | None,
+    raters: Sequence[Hashable] | None,
+    by_cols: list[Hashable],
+) -> bool:
+    """Whether the labels come with their categories: a Categorical, or a counts table."""
+    if layout == "counts":
+        return True
+    if layout == "long":
+        wanted: list[Hashable] = [label]
+    elif raters is not None:
+        wanted = list(raters)
+    else:
+        wanted = [c for c in df.columns if c not in by_cols]
+    return any(
+        isinstance(dtype, pd.CategoricalDtype)
+        for name, dtype in df.dtypes.items()
+        if name in wanted
+    )
+
+
+def _encode_layout(
+    df: pd.DataFrame,
+    layout: Layout,
+    item: Hashable | None,
+    rater: Hashable | None,
+    label: Hashable | None,
+    raters: Sequence[Hashable] | None,
+    categories: Sequence[Hashable] | None,
+    by_cols: list[Hashable],
+    named: dict[str, Hashable],
+) -> Encoded:
+    given = {"item": item, "rater": rater, "label": label}
     if layout == "long":
         if len(named) != 3:
             missing = [k for k in given if k not in named]

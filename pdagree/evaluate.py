@@ -18,7 +18,7 @@ import pandas as pd
 from . import inference
 from ._typing import FloatArray
 from ._warnings import warn
-from .definitions import Components, RatingData, get
+from .definitions import Components, RatingData, compute, get
 from .results import Coefficient, result_frame
 
 __all__ = ["INFERENCE_DEFAULTS", "INFERENCE_NOTE", "InferenceOptions", "coefficient", "label"]
@@ -72,7 +72,7 @@ def coefficient(
     inference.check_options(
         name, chosen["method"], chosen["n_resamples"], chosen["N"], level, chosen["interval"]
     )
-    result = label(data, get(name).compute(data, **arguments))
+    result = label(data, compute(get(name), data, arguments))
     if level is not None:
         summary = inference.summarise(
             data,
@@ -115,13 +115,14 @@ def label(data: RatingData, parts: Components) -> Result:
             **{k: v[0].item() for k, v in parts.extra.items()},
             **parts.members,
         )
+    mask = data.category_mask
     columns: dict[str, Any] = {
         "value": parts.value,
         "observed": parts.observed,
         "expected": parts.expected,
         "n_items": n_items.astype(np.int64),
         "n_raters": n_raters.astype(np.int64),
-        "n_categories": enc.n_categories,
+        "n_categories": enc.n_categories if mask is None else mask.sum(axis=1),
         **parts.extra,
     }
     frame = result_frame(enc.groups, columns, parts.name)

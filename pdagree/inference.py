@@ -26,7 +26,15 @@ import pandas as pd
 from ._encode import Encoded
 from ._typing import FloatArray, IntArray
 from ._warnings import warn
-from .definitions import Components, Definition, RatingData, get
+from .definitions import (
+    Components,
+    Definition,
+    RatingData,
+    compute,
+    get,
+    per_category_set,
+    scatter_arrays,
+)
 
 __all__ = ["INTERVAL_METHODS", "ConfidenceInterval", "summarise"]
 
@@ -143,12 +151,18 @@ def analytic(
     data: RatingData, definition: Definition, options: dict[str, Any], population: float
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Value, Gwet's standard error and the number of rated items, per group."""
-    if definition.variance is None:  # pragma: no cover - check_method refuses it first
+    variance = definition.variance
+    if variance is None:  # pragma: no cover - check_method refuses it first
         raise ValueError(f"no analytic variance for `{definition.name}`")
-    parts = definition.compute(data, **options)
-    var, n = definition.variance(data, options, parts, population)
+
+    def run(sub: RatingData, options: dict[str, Any]) -> tuple[Any, Any, Any]:
+        parts = compute(definition, sub, options)
+        var, n = variance(sub, options, parts, population)
+        return parts.value, var, n
+
+    value, var, n = per_category_set(data, options, run, scatter_arrays, definition)
     _check_sample_within_population(n, population)
-    return parts.value, np.sqrt(var), n
+    return value, np.sqrt(var), n
 
 
 def _check_sample_within_population(n: FloatArray, population: float) -> None:
@@ -209,9 +223,13 @@ class _Replicates:
 
     def values(self, pick: IntArray, group: IntArray, n_groups: int) -> FloatArray:
         """The coefficient on replica groups: ``pick`` items, ``group`` their replica."""
-        replica = RatingData(_replica(self.data.enc, pick, group, n_groups))
+        # Replicates keep their source group's categories.
+        mask = self.data.category_mask
+        if mask is not None:
+            mask = mask[np.arange(n_groups) % self.data.enc.n_groups]
+        replica = RatingData(_replica(self.data.enc, pick, group, n_groups), category_mask=mask)
         call = {**self.kwargs, **{k: v[pick] for k, v in self.per_item_options.items()}}
-        parts: Components = self.definition.compute(replica, **call)
+        parts: Components = compute(self.definition, replica, call)
         return parts.value
 
     def statistic(self, sample: FloatArray, axis: int = -1) -> FloatArray:
@@ -349,7 +367,9 @@ def summarise(
             )
         if definition.large_sample is None:  # pragma: no cover - check_method refuses it
             raise ValueError(f"no large-sample variance for `{method_name}`")
-        value, se, se0, n = definition.large_sample(data, kwargs)
+        value, se, se0, n = per_category_set(
+            data, kwargs, definition.large_sample, scatter_arrays, definition
+        )
         z = stats.norm.ppf(1.0 - (1.0 - level) / 2.0)
         low, high = value - z * se, value + z * se
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -357,7 +377,7 @@ def summarise(
     else:
         resamples = check_resamples(n_resamples)
         kind = check_interval(interval)
-        value = definition.compute(data, **kwargs).value
+        value = compute(definition, data, kwargs).value
         if data.enc.groups is None:
             se_1, low_1, high_1, reps = scipy_bootstrap(
                 data,

@@ -147,3 +147,59 @@ def test_default_method_is_analytic_else_bootstrap() -> None:
     assert grouped.fleiss(confidence_level=0.9)["ci_method"].tolist() == ["analytic"] * 2
     with pytest.raises(ValueError, match="no analytic variance is available for `light`"):
         FLEISS.agree.light(confidence_level=0.95, method="analytic")
+
+
+# ------------------------------------------------------- 1: by= uses each group's categories
+
+TASKS = pd.DataFrame(
+    {
+        "task": ["A"] * 6 + ["B"] * 6,
+        "r1": ["yes", "yes", "no", "no", "yes", "no", "x", "y", "z", "w", "x", "y"],
+        "r2": ["yes", "no", "no", "yes", "yes", "no", "x", "y", "z", "w", "y", "x"],
+    }
+)
+
+
+@pytest.mark.parametrize("method", ["bennett", "gwet", "fleiss", "alpha", "spa"])
+def test_by_uses_each_groups_own_categories(method: str) -> None:
+    grouped = getattr(TASKS.agree(by="task"), method)()
+    for task, sub in TASKS.groupby("task"):
+        alone = getattr(sub.drop(columns="task").agree(), method)()
+        assert grouped.loc[task, "value"] == pytest.approx(float(alone), rel=1e-12)
+        assert grouped.loc[task, "n_categories"] == alone.n_categories
+    # Task A has two labels: S = (4/6 - 1/2) / (1 - 1/2), not (4/6 - 1/6) / (1 - 1/6).
+    if method == "bennett":
+        assert grouped.loc["A", "value"] == pytest.approx(1 / 3)
+        assert grouped.loc["A", "n_categories"] == 2
+
+
+def test_declared_categories_apply_to_every_group() -> None:
+    labels = ["no", "w", "x", "y", "yes", "z"]
+    grouped = TASKS.agree(by="task", categories=labels).bennett()
+    assert grouped["n_categories"].tolist() == [6, 6]
+    dtype = pd.CategoricalDtype(labels)  # a Categorical declares its categories
+    as_categorical = TASKS.astype({"r1": dtype, "r2": dtype}).agree(by="task").bennett()
+    pd.testing.assert_frame_equal(as_categorical, grouped)
+
+
+def test_report_and_per_category_by_groups() -> None:
+    report = TASKS.agree(by="task").report()
+    for task, sub in TASKS.groupby("task"):
+        alone = sub.drop(columns="task").agree().report()
+        np.testing.assert_allclose(
+            report.loc[task, "value"].to_numpy(dtype=float), alone["value"].to_numpy(dtype=float)
+        )
+    per_category = TASKS.agree(by="task").per_category()
+    assert list(per_category.loc["A"].index) == ["no", "yes"]
+    assert list(per_category.loc["B"].index) == ["w", "x", "y", "z"]
+    assert not per_category["proportion"].isna().any()
+
+
+def test_by_bootstrap_keeps_each_groups_categories() -> None:
+    # Task A alone and task A in a by= call resample the same way (same categories).
+    grouped = TASKS.agree(by="task").gwet(
+        confidence_level=0.9, method="bootstrap", n_resamples=300, rng=0
+    )
+    analytic = TASKS.agree(by="task").gwet(confidence_level=0.9)
+    assert (grouped["se"] > 0).all()
+    np.testing.assert_allclose(grouped["se"], analytic["se"], rtol=0.5)

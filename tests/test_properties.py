@@ -182,14 +182,16 @@ def by_rows(result: pd.DataFrame, key: Any) -> list[float]:
 
 
 @HEAVY
-@given(wide=wide_frames(), data=st.data())
-def test_by_equals_loop(wide: pd.DataFrame, data: st.DataObject) -> None:
+@given(wide=wide_frames(), data=st.data(), declare=st.booleans())
+def test_by_equals_loop(wide: pd.DataFrame, data: st.DataObject, declare: bool) -> None:
+    # With declared categories every group uses them; without, each group uses its own
+    # labels, exactly as the loop (or groupby(...).apply) would.
     groups = data.draw(
         st.lists(st.sampled_from(["u", "v", "w"]), min_size=len(wide), max_size=len(wide))
     )
     df = wide.assign(g=groups)
-    grouped = df.agree(by="g")
-    categories = list(grouped.categories)
+    declared = list(LABELS) if declare else None
+    grouped = df.agree(by="g", categories=declared)
     for method in methods_for(wide.shape[1]):
         result = call(grouped, method)
         assert isinstance(result, pd.DataFrame)
@@ -202,7 +204,7 @@ def test_by_equals_loop(wide: pd.DataFrame, data: st.DataObject) -> None:
                 # by= call it is a group with a single rater: nan.
                 assert np.isnan(result.loc[key, "value"])
                 continue
-            alone = call(sub_wide.agree(categories=categories), method)
+            alone = call(sub_wide.agree(categories=declared), method)
             np.testing.assert_allclose(
                 by_rows(result, key), members(alone), rtol=1e-9, atol=1e-12, equal_nan=True
             )
@@ -240,7 +242,7 @@ def test_by_several_columns_equals_loop(wide: pd.DataFrame, data: st.DataObject)
         if int(sub_wide.notna().any().sum()) < 2:
             assert np.isnan(by_rows(result, key)[0])  # a group with a single rater
             continue
-        alone = call(sub_wide.agree(categories=list(grouped.categories)), "fleiss")
+        alone = call(sub_wide.agree(), "fleiss")  # each group on its own labels
         np.testing.assert_allclose(
             by_rows(result, key), members(alone), rtol=1e-9, atol=1e-12, equal_nan=True
         )

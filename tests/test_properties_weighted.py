@@ -186,12 +186,13 @@ def test_wide_equals_long_equals_counts(wide: pd.DataFrame, drop_missing: bool) 
 @HEAVY
 @given(wide=wide_frames(), data=st.data())
 def test_by_equals_loop(wide: pd.DataFrame, data: st.DataObject) -> None:
+    # Declared categories apply to every group; without, each group weighs its own values.
     groups = data.draw(
         st.lists(st.sampled_from(["u", "v", "w"]), min_size=len(wide), max_size=len(wide))
     )
+    categories = list(LABELS) if data.draw(st.booleans()) else None
     df = wide.assign(g=groups)
-    grouped = df.agree(by="g")
-    categories = list(grouped.categories)
+    grouped = df.agree(by="g", categories=categories)
     for weights in WEIGHTS:
         for method in methods_for(wide.shape[1]):
             result = call(grouped, method, weights, confidence_level=0.95)

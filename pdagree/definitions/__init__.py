@@ -8,7 +8,17 @@
 from __future__ import annotations
 
 from .base import Components, Definition
+from .category_sets import compute, per_category_set, scatter_arrays
 from .data import RatingData
 from .registry import REGISTRY, get
 
-__all__ = ["REGISTRY", "Components", "Definition", "RatingData", "get"]
+__all__ = [
+    "REGISTRY",
+    "Components",
+    "Definition",
+    "RatingData",
+    "compute",
+    "get",
+    "per_category_set",
+    "scatter_arrays",
+]

@@ -146,7 +146,8 @@ def per_category(data: RatingData) -> pd.DataFrame:
       share with both in ``k``: ``sum_i n_ik (n_ik - 1) / sum_i n_ik (r_i - 1)``.
     - ``proportion``: ``pi_k`` over the same items.
 
-    With ``by=``, rows are (group, category).
+    With ``by=``, rows are (group, category): each group's own categories unless they were
+    declared.
     """
     enc = data.enc
     nik = data.nik
@@ -170,7 +171,12 @@ def per_category(data: RatingData) -> pd.DataFrame:
         "proportion": pi.ravel(),
     }
     index = cats if enc.groups is None else _cross_index(enc.groups, cats.rename(None), "category")
-    return pd.DataFrame(columns, index=index)
+    frame = pd.DataFrame(columns, index=index)
+    mask = data.category_mask
+    if mask is not None:  # each group lists the categories it uses
+        used: pd.DataFrame = frame[mask.ravel()]
+        return used
+    return frame
 
 
 def items(data: RatingData) -> pd.DataFrame:

@@ -8,7 +8,7 @@ layer and the bootstrap read it; :class:`pdagree.Ratings` wraps one for users.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -16,7 +16,8 @@ import pandas as pd
 from .. import _counts
 from .._encode import Encoded
 from .._kernels import agreement as K
-from .._typing import FloatArray, IntArray
+from .._kernels._segment import segment_sum
+from .._typing import BoolArray, FloatArray, IntArray
 from ..weights import weight_matrix
 
 __all__ = ["RatingData", "Weights"]
@@ -33,17 +34,68 @@ class RatingData:
         The ratings as integer codes, with their labels.
     """
 
-    __slots__ = ("__dict__", "enc")
+    __slots__ = ("__dict__", "_given_mask", "enc")
     enc: Encoded
+    _given_mask: Any
 
-    def __init__(self, enc: Encoded) -> None:
+    def __init__(self, enc: Encoded, category_mask: Any = "auto") -> None:
         object.__setattr__(self, "enc", enc)
+        object.__setattr__(self, "_given_mask", category_mask)
 
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError(f"RatingData is immutable; cannot set {key!r}.")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (RatingData, (self.enc,))
+        return (RatingData, (self.enc, self._given_mask))
+
+    @cached_property
+    def category_mask(self) -> BoolArray | None:
+        """Per group, the categories it uses, shape (G, K); ``None`` when every group uses
+        every category.
+
+        Declared categories (``categories=``, a Categorical, a counts table's columns) apply
+        to every group; otherwise each ``by=`` group has the labels it uses, as it would
+        alone. Bootstrap replicates are given their source group's categories.
+        """
+        given = self._given_mask
+        if not (isinstance(given, str) and given == "auto"):
+            return cast("BoolArray | None", given)
+        enc = self.enc
+        if enc.declared or enc.groups is None:
+            return None
+        present = segment_sum(self.nik, enc.group, enc.n_groups) > 0
+        present[~present.any(axis=1)] = True  # a group without ratings: nothing to restrict
+        return None if bool(present.all()) else present
+
+    def subset(self, groups: IntArray, categories: BoolArray) -> tuple[RatingData, IntArray]:
+        """The groups ``groups`` alone, with only the categories ``categories``; and the
+        original codes of the items kept (their order in the subset)."""
+        enc = self.enc
+        keep_group = np.zeros(enc.n_groups, dtype=bool)
+        keep_group[groups] = True
+        items = np.flatnonzero(keep_group[enc.group])
+        new_item = np.full(enc.n_items, -1, dtype=np.int64)
+        new_item[items] = np.arange(len(items), dtype=np.int64)
+        new_group = np.full(enc.n_groups, -1, dtype=np.int64)
+        new_group[groups] = np.arange(len(groups), dtype=np.int64)
+        new_code = np.full(enc.n_categories, -1, dtype=np.int64)
+        new_code[categories] = np.arange(int(categories.sum()), dtype=np.int64)
+        rows = keep_group[enc.group[enc.item]]
+        sub = Encoded(
+            layout=enc.layout,
+            items=enc.items[items],
+            raters=enc.raters,
+            categories=enc.categories[categories],
+            item=new_item[enc.item[rows]],
+            rater=None if enc.rater is None else enc.rater[rows],
+            code=new_code[enc.code[rows]],
+            weight=enc.weight[rows],
+            group=new_group[enc.group[items]],
+            groups=None if enc.groups is None else enc.groups[groups],
+            by=enc.by,
+            declared=True,
+        )
+        return RatingData(sub, category_mask=None), items
 
     # ------------------------------------------------------------------ count tensors
 
