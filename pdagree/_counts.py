@@ -74,9 +74,12 @@ def pair_margins(
     n_groups: int,
     n_raters: int,
     n_categories: int,
-    weights: FloatArray,
+    weights: FloatArray | None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """What two-rater coefficients need of every pair's confusion table, without the table.
+
+    ``weights`` is the (K, K) agreement-weight matrix, or ``None`` for identity weights
+    (no K x K array: agreement is ``k == l``).
 
     Returns, for every group and rater pair ``(g, a, b)``: the items both rated (G, R, R),
     their weighted agreement ``sum_kl w_kl C_kl`` (G, R, R), and the table's row and column
@@ -89,7 +92,8 @@ def pair_margins(
     n_pairs = n_groups * n_raters * n_raters
     shape = (n_groups, n_raters, n_raters)
     n_common = np.bincount(pair, weights=count, minlength=n_pairs).reshape(shape)
-    agree = np.bincount(pair, weights=count * weights[k, l_], minlength=n_pairs).reshape(shape)
+    credit = (k == l_).astype(np.float64) if weights is None else weights[k, l_]
+    agree = np.bincount(pair, weights=count * credit, minlength=n_pairs).reshape(shape)
     size = n_pairs * n_categories
     rows = np.bincount(pair * n_categories + k, weights=count, minlength=size)
     cols = np.bincount(pair * n_categories + l_, weights=count, minlength=size)

@@ -609,6 +609,11 @@ def test_delta2_elementwise(factory: Callable[[], alpha.Delta2]) -> None:
 COVERED: dict[str, str] = {
     "_segment.segment_sum": "test_segment_sum",
     "_typing.as_float": "test_as_float_keeps_shape",
+    "sparse.category_entries": "test_sparse_kernels_equal_dense",
+    "sparse.identity_item_agreement": "test_sparse_kernels_equal_dense",
+    "sparse.identity_observed": "test_sparse_kernels_equal_dense",
+    "sparse.pooled_proportions": "test_sparse_kernels_equal_dense",
+    "sparse.identity_conger_expected": "test_sparse_kernels_equal_dense",
     "agreement.chance_corrected": "test_chance_corrected_elementwise",
     "agreement.item_agreement": "test_item_agreement_leading_axes",
     "agreement.observed_components": "test_observed_components",
@@ -639,6 +644,42 @@ COVERED: dict[str, str] = {
     "alpha.ratio_delta2": "test_delta2_elementwise",
     "alpha.matrix_delta2": "test_delta2_elementwise",
 }
+
+
+def test_sparse_kernels_equal_dense(data: Data) -> None:
+    # The sparse kernels give the dense kernels' identity-weight components, batch and alone.
+    from pdagree._kernels import sparse
+
+    weight = np.ones(len(data.item))
+    e_item, e_code, e_count = sparse.category_entries(data.item, data.code, weight, N_CATEGORIES)
+    dense = np.zeros((data.n_items, N_CATEGORIES))
+    dense[e_item, e_code] = e_count
+    close(dense, data.nik)
+    eye = np.eye(N_CATEGORIES)
+    close(
+        sparse.identity_item_agreement(e_item, e_count, data.n_items),
+        agreement.item_agreement(data.nik, eye),
+    )
+    observed = sparse.identity_observed(e_item, e_count, data.group, data.n_groups)
+    close(observed, agreement.observed_components(data.nik, eye, data.group, data.n_groups))
+    g, k, pi = sparse.pooled_proportions(
+        e_item, e_code, e_count, data.group, data.n_groups, N_CATEGORIES
+    )
+    _, pi_dense = agreement.fleiss_expected(data.nik, eye, data.group, data.n_groups)
+    table = np.zeros_like(pi_dense)
+    table[g, k] = pi
+    close(table[pi_dense.sum(axis=1) > 0], np.nan_to_num(pi_dense)[pi_dense.sum(axis=1) > 0])
+    a_e, c = sparse.identity_conger_expected(data.nck)
+    a_e_dense, _, c_dense = agreement.conger_expected(data.nck, eye)
+    close(a_e, a_e_dense)
+    close(c, c_dense)
+    for group in range(data.n_groups):  # batch equals loop
+        alone = data.alone(group)
+        ea, _, ec = sparse.category_entries(
+            alone.item, alone.code, np.ones(len(alone.item)), N_CATEGORIES
+        )
+        close(sparse.identity_observed(ea, ec, alone.group, 1)[0][0], observed[0][group])
+        close(sparse.identity_conger_expected(alone.nck)[0][0], a_e[group])
 
 
 def test_as_float_keeps_shape() -> None:

@@ -174,12 +174,13 @@ def pair_margin_components(
     rows: FloatArray,
     cols: FloatArray,
     nck: FloatArray,
-    weights: FloatArray,
+    weights: FloatArray | None,
     pooled: bool,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """:func:`pair_components` from the pairs' margins: the items both rated ``n_common``
     (G, R, R), their weighted agreement ``agree`` and the tables' row and column sums
-    (G, R, R, K), as :func:`pdagree._counts.pair_margins` counts them."""
+    (G, R, R, K), as :func:`pdagree._counts.pair_margins` counts them. ``weights=None`` is
+    identity weights, without a (K, K) array."""
     with np.errstate(invalid="ignore", divide="ignore"):
         observed = agree / n_common
     if pooled:
@@ -190,10 +191,16 @@ def pair_margin_components(
         n_either = n_a[:, :, None] + n_a[:, None, :] - n_common
         with np.errstate(invalid="ignore", divide="ignore"):
             pi = share / n_either[..., None]
-        expected = np.einsum("gabk,kl,gabl->gab", pi, weights, pi)
+        if weights is None:
+            expected = np.einsum("gabk,gabk->gab", pi, pi)
+        else:
+            expected = np.einsum("gabk,kl,gabl->gab", pi, weights, pi)
     else:
         p, _ = rater_proportions(nck)
-        expected = np.einsum("gak,kl,gbl->gab", p, weights, p)
+        if weights is None:
+            expected = np.einsum("gak,gbk->gab", p, p)
+        else:
+            expected = np.einsum("gak,kl,gbl->gab", p, weights, p)
     return observed, expected, n_common
 
 

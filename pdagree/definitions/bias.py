@@ -9,8 +9,10 @@ import numpy as np
 import pandas as pd
 
 from .._kernels import agreement as K
+from .._kernels import sparse as KS
 from .base import Components
 from .data import RatingData
+from .kappa import fleiss
 
 __all__ = ["bias"]
 
@@ -49,16 +51,17 @@ def bias(data: RatingData) -> Components:
 
     enc = data.require_raters("bias")
     a_o, _ = data.observed
-    e_pi, pi = K.fleiss_expected(data.nik, data.identity, enc.group, enc.n_groups)
-    e_kappa, pbar, c = K.conger_expected(data.nck, data.identity)
+    e_pi = fleiss(data).expected  # sum_k pi_k^2
+    e_kappa, c = KS.identity_conger_expected(data.nck)
     p, active = K.rater_proportions(data.nck)
     with np.errstate(invalid="ignore", divide="ignore"):
+        pbar = p.sum(axis=1) / c[:, None]
         dev = np.where(active[..., None], p - pbar[:, None, :], 0.0)
         variances = (dev**2).sum(axis=1) / c[:, None]  # population variance over raters
         per_category = variances / (c[:, None] - 1.0)
         distance = (dev**2).sum(axis=-1)
         contribution = distance / (c * (c - 1.0))[:, None]
-    gap = (pi**2).sum(axis=-1) - (pbar**2).sum(axis=-1)
+    gap = e_pi - (pbar**2).sum(axis=-1)
     value = e_pi - e_kappa
     undefined = np.isnan(e_kappa) | np.isnan(e_pi)
     value = np.where(undefined, np.nan, value)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .._kernels import agreement as K
-from .._kernels._segment import segment_sum
+from .._kernels import sparse as KS
 from .data import RatingData
 from .kappa import pairs
 
@@ -150,20 +150,24 @@ def per_category(data: RatingData) -> pd.DataFrame:
     declared.
     """
     enc = data.enc
-    nik = data.nik
-    r = nik.sum(axis=1)
+    k = enc.n_categories
+    e_item, e_code, n = data.entries  # the non-zero n_ik: no items x categories table
+    r = np.bincount(e_item, weights=n, minlength=enc.n_items)
     pairable = r >= 2
-    n = np.where(pairable[:, None], nik, 0.0)
-    rr = np.where(pairable, r, 0.0)
+    keep = pairable[e_item]
+    e_item, e_code, n = e_item[keep], e_code[keep], n[keep]
+    rr = r[e_item]
+    key = enc.group[e_item] * k + e_code
+
+    def cell_sum(x: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        return np.bincount(key, weights=x, minlength=enc.n_groups * k).reshape(-1, k)
+
     with np.errstate(invalid="ignore", divide="ignore"):
-        disagree = np.where(pairable[:, None], n * (rr[:, None] - n) / (rr - 1.0)[:, None], 0.0)
-        d = segment_sum(disagree, enc.group, enc.n_groups)
-        total = np.bincount(enc.group, weights=rr, minlength=enc.n_groups)
-        pi = segment_sum(n, enc.group, enc.n_groups) / total[:, None]
+        d = cell_sum(n * (rr - n) / (rr - 1.0))
+        total = np.bincount(enc.group, weights=np.where(pairable, r, 0.0), minlength=enc.n_groups)
+        pi = cell_sum(n) / total[:, None]
         kappa = 1.0 - d / (total[:, None] * pi * (1.0 - pi))
-        same = segment_sum(n * (n - 1.0), enc.group, enc.n_groups)
-        either = segment_sum(n * (rr[:, None] - 1.0), enc.group, enc.n_groups)
-        specific = same / either
+        specific = cell_sum(n * (n - 1.0)) / cell_sum(n * (rr - 1.0))
     cats = enc.categories
     columns = {
         "kappa": kappa.ravel(),
@@ -182,7 +186,8 @@ def per_category(data: RatingData) -> pd.DataFrame:
 def items(data: RatingData) -> pd.DataFrame:
     """Per item: the number of ratings ``n_ratings`` and the pairwise agreement ``agreement``
     (nan for items with fewer than two ratings)."""
-    r, a = K.item_agreement(data.nik, data.identity)
+    e_item, _, e_count = data.entries
+    r, a = KS.identity_item_agreement(e_item, e_count, data.enc.n_items)
     return pd.DataFrame({"n_ratings": r.astype(np.int64), "agreement": a}, index=data.item_index())
 
 

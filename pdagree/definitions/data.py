@@ -16,13 +16,20 @@ import pandas as pd
 from .. import _counts
 from .._encode import Encoded
 from .._kernels import agreement as K
-from .._kernels._segment import segment_sum
+from .._kernels import sparse as KS
 from .._typing import BoolArray, FloatArray, IntArray
 from ..weights import weight_matrix
 
 __all__ = ["RatingData", "Weights"]
 
 Weights = Any  # a scheme name, a (K, K) matrix or DataFrame, or None
+
+#: Above this many items x categories cells (128 MiB of float64), or this many categories,
+#: unweighted coefficients count (item, category) pairs sparsely instead of in a dense table.
+DENSE_CELLS = 1 << 24
+DENSE_CATEGORIES = 2048
+#: The largest (K, K) weight matrix built for ``weights=`` (512 MiB of float64).
+MAX_WEIGHT_CELLS = 1 << 26
 
 
 class RatingData:
@@ -63,7 +70,8 @@ class RatingData:
         enc = self.enc
         if enc.declared or enc.groups is None:
             return None
-        present = segment_sum(self.nik, enc.group, enc.n_groups) > 0
+        present = np.zeros((enc.n_groups, enc.n_categories), dtype=bool)
+        present[enc.group[enc.item], enc.code] = True
         present[~present.any(axis=1)] = True  # a group without ratings: nothing to restrict
         return None if bool(present.all()) else present
 
@@ -100,9 +108,32 @@ class RatingData:
     # ------------------------------------------------------------------ count tensors
 
     @cached_property
+    def sparse(self) -> bool:
+        """Whether the dense item x category table is too large: unweighted coefficients then
+        use the sparse entries of ``n_ik`` (:attr:`entries`) and no (K, K) matrix."""
+        enc = self.enc
+        return enc.n_items * enc.n_categories > DENSE_CELLS or enc.n_categories > DENSE_CATEGORIES
+
+    @cached_property
+    def entries(self) -> tuple[IntArray, IntArray, FloatArray]:
+        """The non-zero cells of ``n_ik`` as ``(item, code, count)``."""
+        enc = self.enc
+        return KS.category_entries(enc.item, enc.code, enc.weight, enc.n_categories)
+
+    @cached_property
     def nik(self) -> FloatArray:
         """``n_ik``: ratings of item ``i`` in category ``k``, shape (n_items, K)."""
         enc = self.enc
+        cells = enc.n_items * enc.n_categories
+        if cells > MAX_WEIGHT_CELLS:
+            raise ValueError(
+                f"this analysis needs the dense table of {enc.n_items} items x "
+                f"{enc.n_categories} categories ({_size(cells)}), which is too large. The "
+                "unweighted coefficients (observed, bennett, fleiss, scott, gwet, cohen, "
+                "conger, light, bias, alpha) and per_category() work without it; with this "
+                "many distinct labels, numeric ratings are better served by "
+                "`alpha(level='interval')`."
+            )
         return _counts.item_counts(enc.item, enc.code, enc.weight, enc.n_items, enc.n_categories)
 
     @cached_property
@@ -156,13 +187,18 @@ class RatingData:
         return tables[:, 0, 1]
 
     @cached_property
-    def identity(self) -> FloatArray:
-        return np.eye(self.enc.n_categories)
+    def identity(self) -> FloatArray | None:
+        """Identity weights: the (K, K) matrix, or ``None`` when the data are :attr:`sparse`
+        (kernels then take ``None`` as identity)."""
+        return None if self.sparse else np.eye(self.enc.n_categories)
 
     @cached_property
     def observed(self) -> tuple[FloatArray, FloatArray]:
         """Unweighted ``A_o`` and the number of items with two or more ratings, per group."""
-        return self.observed_with(self.identity)
+        if self.sparse:
+            e_item, _, e_count = self.entries
+            return KS.identity_observed(e_item, e_count, self.enc.group, self.enc.n_groups)
+        return self.observed_with(np.eye(self.enc.n_categories))
 
     def observed_with(self, w: FloatArray) -> tuple[FloatArray, FloatArray]:
         enc = self.enc
@@ -183,7 +219,9 @@ class RatingData:
     def rated_per_group(self) -> FloatArray:
         """Items with at least one rating, per group: the ``n`` of Gwet's variances."""
         enc = self.enc
-        rated = (self.nik.sum(axis=1) >= 1).astype(np.float64)
+        rated = (np.bincount(enc.item, weights=enc.weight, minlength=enc.n_items) >= 1).astype(
+            np.float64
+        )
         return np.bincount(enc.group, weights=rated, minlength=enc.n_groups).astype(np.float64)
 
     # ------------------------------------------------------------------ labels
@@ -212,10 +250,23 @@ class RatingData:
 
     def weights(self, weights: Weights) -> tuple[FloatArray, str]:
         """The (K, K) weight matrix for ``weights`` and the suffix for the result's name."""
+        k = self.enc.n_categories
+        if k * k > MAX_WEIGHT_CELLS:
+            raise ValueError(
+                f"`weights` needs a {k} x {k} matrix of agreement weights ({_size(k * k)}), "
+                f"too large for {k} distinct labels; got weights={weights!r}. Drop `weights` "
+                "for nominal labels, or use `alpha(level='interval')` (or 'ordinal', 'ratio') "
+                "for numeric ratings: it needs no such matrix."
+            )
         return weight_matrix(weights, self.enc.categories, self.enc.values)
 
-    def weighted(self, name: str, weights: Weights) -> tuple[str, FloatArray, FloatArray]:
-        """Name, weight matrix and ``A_o`` for a possibly weighted coefficient."""
+    def weighted(self, name: str, weights: Weights) -> tuple[str, FloatArray | None, FloatArray]:
+        """Name, weight matrix (``None`` for identity weights on :attr:`sparse` data) and
+        ``A_o`` for a possibly weighted coefficient."""
+        if self.sparse and (
+            weights is None or (isinstance(weights, str) and weights == "identity")
+        ):
+            return name, None, self.observed[0]
         w, label = self.weights(weights)
         if label == "identity":
             return name, w, self.observed[0]
@@ -260,6 +311,11 @@ class RatingData:
                 f"{where} ({names}). For more raters use {alternatives}, or select two with "
                 "`raters=[...]`."
             )
+
+
+def _size(cells: int) -> str:
+    """The memory of ``cells`` float64 values, for messages."""
+    return f"{cells * 8 / 2**30:.1f} GiB"
 
 
 def _group_max(values: FloatArray, group: IntArray, n_groups: int) -> FloatArray:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._kernels import agreement as K
+from .._kernels import sparse as KS
 from .._kernels import variance as V
 from .._typing import FloatArray
 from .base import Components
@@ -78,7 +79,8 @@ def bennett(data: RatingData, weights: Weights = None) -> Components:
     0.625
     """
     name, w, a_o = data.weighted("bennett", weights)
-    return _components(name, a_o, np.full_like(a_o, K.bennett_expected(w)))
+    a_e = 1.0 / data.enc.n_categories if w is None else K.bennett_expected(w)
+    return _components(name, a_o, np.full_like(a_o, a_e))
 
 
 def _pooled(data: RatingData, name: str, weights: Weights, kernel: Any) -> Components:
@@ -86,8 +88,30 @@ def _pooled(data: RatingData, name: str, weights: Weights, kernel: Any) -> Compo
     Gwet): ``kernel`` gives ``A_e`` per group."""
     name, w, a_o = data.weighted(name, weights)
     enc = data.enc
+    if w is None:  # identity weights on sparse counts
+        sum_pi, sum_pi2 = _sparse_pi_sums(data)
+        if kernel is K.gwet_expected:
+            k = enc.n_categories
+            a_e = (sum_pi - sum_pi2) / (k - 1.0) if k > 1 else np.full_like(sum_pi, np.nan)
+        else:
+            a_e = sum_pi2
+        return _components(name, a_o, a_e)
     a_e, _ = kernel(data.nik, w, enc.group, enc.n_groups)
     return _components(name, a_o, a_e)
+
+
+def _sparse_pi_sums(data: RatingData) -> tuple[FloatArray, FloatArray]:
+    """Per group ``sum_k pi_k`` and ``sum_k pi_k^2`` from the sparse counts (nan for a group
+    without ratings, as the dense kernels give)."""
+    enc = data.enc
+    e_item, e_code, e_count = data.entries
+    g, _, pi = KS.pooled_proportions(
+        e_item, e_code, e_count, enc.group, enc.n_groups, enc.n_categories
+    )
+    rated = np.bincount(g, minlength=enc.n_groups) > 0
+    sum_pi = np.bincount(g, weights=pi, minlength=enc.n_groups)
+    sum_pi2 = np.bincount(g, weights=pi * pi, minlength=enc.n_groups)
+    return np.where(rated, sum_pi, np.nan), np.where(rated, sum_pi2, np.nan)
 
 
 def fleiss(data: RatingData, weights: Weights = None) -> Components:
@@ -125,7 +149,10 @@ def conger(data: RatingData, weights: Weights = None) -> Components:
 
 def _own_margins(data: RatingData, name: str, weights: Weights) -> Components:
     name, w, a_o = data.weighted(name, weights)
-    a_e, _, _ = K.conger_expected(data.nck, w)
+    if w is None:  # identity weights on sparse counts
+        a_e, _ = KS.identity_conger_expected(data.nck)
+    else:
+        a_e, _, _ = K.conger_expected(data.nck, w)
     return _components(name, a_o, a_e)
 
 
