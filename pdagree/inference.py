@@ -204,7 +204,7 @@ def _alpha_weights(ratings: Ratings, level: Any) -> FloatArray:
 
     enc = ratings._enc
     k = enc.n_categories
-    metric, label = metric_for(level, enc.categories, enc.values)
+    metric, label = metric_for(level, enc.categories, enc.values, ordered=enc.ordered)
     if isinstance(metric, KA.Ordinal) or k > _MAX_ANALYTIC_ALPHA_CATEGORIES:
         why = (
             "ordinal distances depend on the observed frequencies"

@@ -335,7 +335,9 @@ class Ratings:
 
     def _weights(self, weights: Weights) -> tuple[FloatArray, str]:
         """The (K, K) weight matrix for ``weights`` and the suffix for the result's name."""
-        return weight_matrix(weights, self._enc.categories, self._enc.values)
+        return weight_matrix(
+            weights, self._enc.categories, self._enc.values, ordered=self._enc.ordered
+        )
 
     def _pooled(
         self,
@@ -916,7 +918,7 @@ class Ratings:
                 self._nik, w, enc.group, enc.n_groups
             )
             return self._finish(f"alpha[weights={wlabel}]", observed, expected, n_items=n2)
-        metric, label = metric_for(level, enc.categories, enc.values)
+        metric, label = metric_for(level, enc.categories, enc.values, ordered=enc.ordered)
         parts = KA.alpha_components(
             enc.item, enc.code, enc.weight, enc.group, enc.n_groups, enc.n_categories, metric
         )
