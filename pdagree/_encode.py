@@ -25,6 +25,7 @@ from ._labels import (
     label_numbers,
 )
 from ._labels import _fmt as _fmt
+from ._layout_checks import check_rater_columns
 from ._typing import FloatArray, IntArray
 
 __all__ = ["Encoded", "Layout", "encode"]
@@ -272,7 +273,7 @@ def _encode_wide(
     code, cats, ordered = encode_labels(values, categories, from_dtype, "a rating cell")
     group, groups = _group_codes(df, by, len(df))
     _check_unique_items(df.index, group, groups)
-    return Encoded(
+    enc = Encoded(
         layout="wide",
         items=pd.Index(df.index),
         raters=pd.Index(cols),
@@ -286,6 +287,8 @@ def _encode_wide(
         by=tuple(by),
         ordered=ordered,
     )
+    check_rater_columns(enc, [frame[c].dtype for c in cols])
+    return enc
 
 
 def _check_unique_items(index: pd.Index, group: IntArray, groups: pd.Index | None) -> None:
@@ -301,9 +304,9 @@ def _check_unique_items(index: pd.Index, group: IntArray, groups: pd.Index | Non
     where = "" if groups is None else " within a `by` group"
     raise ValueError(
         f"the index of a wide frame names the items, one row each; {len(dup)} items have "
-        f"more than one row{where}, e.g. {_fmt(dup.tolist())}. If the frame has one row per "
-        "annotation, pass `item=`, `rater=`, `label=` (a long frame); else drop or aggregate "
-        "the repeated rows."
+        f"more than one row{where}, e.g. {_fmt(dup.tolist())}. A frame of one row per "
+        "annotation is a long frame: pass `item=`, `rater=`, `label=` (--item, --rater, "
+        "--label); else drop or aggregate the repeated rows."
     )
 
 
