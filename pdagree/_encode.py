@@ -16,7 +16,6 @@ from typing import Any, Literal, cast
 import numpy as np
 import pandas as pd
 
-from ._labels import _MAX_SHOWN as _MAX_SHOWN
 from ._labels import (
     DtypeCategories,
     categories_of,
@@ -25,7 +24,7 @@ from ._labels import (
     label_numbers,
 )
 from ._labels import _fmt as _fmt
-from ._layout_checks import check_rater_columns
+from ._layout_checks import check_rater_columns, id_column_hint
 from ._typing import FloatArray, IntArray
 
 __all__ = ["Encoded", "Layout", "encode"]
@@ -270,7 +269,13 @@ def _encode_wide(
             f"{_fmt([cols[int(i)] for i in active])} of the rater columns {_fmt(cols)} has any. "
             "Add ratings from another rater."
         )
-    code, cats, ordered = encode_labels(values, categories, from_dtype, "a rating cell")
+    try:
+        code, cats, ordered = encode_labels(values, categories, from_dtype, "a rating cell")
+    except TypeError as exc:  # e.g. text labels and an id column of numbers: say so
+        hint = id_column_hint(frame)
+        if not hint:
+            raise
+        raise TypeError(f"{exc}{hint}") from None
     group, groups = _group_codes(df, by, len(df))
     _check_unique_items(df.index, group, groups)
     enc = Encoded(

@@ -72,9 +72,17 @@ def label_numbers(labels: pd.Index) -> FloatArray | None:
     if kind not in _MAYBE_NUMBER_KINDS:
         return None
     items = labels.tolist()
-    if any(_is_bool(v) or not isinstance(v, (str, int, float, np.number)) for v in items):
+    if kind != "string" and any(  # mixed: real numbers and text only
+        _is_bool(v)
+        or isinstance(v, complex | np.complexfloating)
+        or not isinstance(v, (str, int, float, np.number))
+        for v in items
+    ):
         return None
-    if any(isinstance(v, complex | np.complexfloating) for v in items):
+    first = next((v for v in items if isinstance(v, str)), "0")
+    try:  # most text is not numbers: say so without parsing every label
+        float(first)
+    except ValueError:
         return None
     parsed = pd.to_numeric(pd.Series(items, dtype=object), errors="coerce")
     numbers = np.asarray(parsed, dtype=np.float64)

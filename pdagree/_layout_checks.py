@@ -5,7 +5,7 @@ Part of the encoding layer (:mod:`pdagree._encode`); the checks read the encoded
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -23,6 +23,7 @@ __all__ = [
     "MIN_CATEGORIES",
     "MIN_ROWS",
     "check_rater_columns",
+    "id_column_hint",
 ]
 
 MIN_ROWS = 20
@@ -42,6 +43,29 @@ def _continuous(dtype: Any, labels: np.ndarray[Any, Any] | None) -> bool:
     if pd.api.types.is_float_dtype(dtype):
         return True
     return labels is not None and bool((labels != np.round(labels)).any())
+
+
+def _id_advice(col: Hashable) -> str:
+    return (
+        f"If it names the items, make it the index (df.set_index({col!r}), read_csv(..., "
+        f"index_col={col!r}) or --index-col)"
+    )
+
+
+def id_column_hint(frame: pd.DataFrame) -> str:
+    """For an error about the labels of the rater columns ``frame``: a sentence naming the
+    first column that looks like an id (the rule of :func:`check_rater_columns`, without the
+    shared-label condition), or ``""``."""
+    for col, series in frame.items():
+        if pd.api.types.is_float_dtype(series.dtype):
+            continue
+        n = int(series.notna().sum())
+        if n >= MIN_ROWS and series.nunique() >= ID_SHARE * n:
+            return (
+                f" Rater column {col!r} holds a different label in nearly every row, as an id "
+                f"column does. {_id_advice(col)}."
+            )
+    return ""
 
 
 def check_rater_columns(enc: Encoded, dtypes: Sequence[Any]) -> None:
@@ -87,10 +111,8 @@ def check_rater_columns(enc: Encoded, dtypes: Sequence[Any]) -> None:
         if is_id:
             warn(
                 f"rater column {col!r} holds a different label in {d} of its {n} rated rows, "
-                "as an id column does, and each label counts as a category. If it names the "
-                f"items, make it the index (df.set_index({col!r}), read_csv(..., "
-                f"index_col={col!r}) or --index-col); if it holds ratings on a fine scale, "
-                "give them as floats.",
+                f"as an id column does, and each label counts as a category. {_id_advice(col)}; "
+                "if it holds ratings on a fine scale, give them as floats.",
                 LayoutWarning,
             )
         else:

@@ -84,6 +84,23 @@ def test_integer_id_column_warns() -> None:
     ]
 
 
+def test_integer_id_column_beside_text_labels_is_named_in_the_error() -> None:
+    # Text labels and an id column of numbers cannot be sorted together: the error says why.
+    wide = round_trip(ratings_frame().reset_index(drop=True).rename_axis("id"))
+    assert wide["id"].dtype.kind == "i"
+    with pytest.raises(
+        TypeError,
+        match=re.escape(
+            "labels of different types ['int', 'str'] cannot be put in order; pass "
+            "`categories=[...]` to declare the categories and their order. Rater column 'id' "
+            "holds a different label in nearly every row, as an id column does. If it names "
+            "the items, make it the index (df.set_index('id'), read_csv(..., index_col='id') "
+            "or --index-col)."
+        ),
+    ):
+        wide.agree.fleiss()
+
+
 def test_layout_warning_is_a_pdagree_warning() -> None:
     assert issubclass(LayoutWarning, PdagreeWarning)
     assert issubclass(LayoutWarning, UserWarning)
