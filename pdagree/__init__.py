@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from . import datasets
 from ._version import __version__
-from ._warnings import PdagreeWarning, UndefinedStatisticWarning
+from ._warnings import LayoutWarning, PdagreeWarning, UndefinedStatisticWarning
 from .accessor import AgreeAccessor
 from .ratings import Ratings
 from .results import Coefficient
@@ -22,6 +22,7 @@ from .spa import spa_variance
 __all__ = [
     "AgreeAccessor",
     "Coefficient",
+    "LayoutWarning",
     "PdagreeWarning",
     "Ratings",
     "UndefinedStatisticWarning",

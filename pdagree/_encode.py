@@ -10,18 +10,27 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, Literal, cast
 
 import numpy as np
 import pandas as pd
 
+from ._labels import (
+    DtypeCategories,
+    categories_of,
+    dtype_categories,
+    encode_labels,
+    label_numbers,
+)
+from ._labels import _fmt as _fmt
+from ._layout_checks import check_rater_columns, id_column_hint
 from ._typing import FloatArray, IntArray
 
 __all__ = ["Encoded", "Layout", "encode"]
 
 Layout = Literal["wide", "long", "counts"]
 _LAYOUTS = ("wide", "long", "counts")
-_MAX_SHOWN = 5
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,6 +64,11 @@ class Encoded:
         Whether the categories were declared (``categories=``, a Categorical, or the columns
         of a counts table) rather than read off the labels: declared categories apply to
         every ``by=`` group, read ones are each group's own.
+    ordered
+        Whether the order of ``categories`` was declared: by an ordered Categorical, by
+        ``categories=[...]``, or by labels that are numbers (or text that reads as numbers).
+        Sorted text labels have an order nobody declared, and the order-dependent coefficients
+        refuse them. Encodings built from another one (bootstrap replicates) keep the default.
     """
 
     layout: Layout
@@ -69,6 +83,7 @@ class Encoded:
     groups: pd.Index | None
     by: tuple[Hashable, ...]
     declared: bool = False
+    ordered: bool = True
 
     @property
     def n_items(self) -> int:
@@ -86,29 +101,17 @@ class Encoded:
     def n_groups(self) -> int:
         return 1 if self.groups is None else len(self.groups)
 
-    @property
+    @cached_property
     def values(self) -> FloatArray | None:
-        """The categories as numbers when they are numeric, else ``None``.
+        """The categories as numbers when they are numbers, else ``None``.
 
-        Labels read through an object array (wide and long frames) give an object Index; it
-        counts as numeric when every category is a real number (booleans are not numbers).
+        Text that reads as a number counts as a number (labels ``'1'``, ``'2'``, ``'10'``
+        from a CSV column that also holds text); booleans are labels, not numbers.
         """
-        cats = self.categories
-        if pd.api.types.is_bool_dtype(cats.dtype):
-            return None
-        if pd.api.types.is_numeric_dtype(cats.dtype) or pd.api.types.infer_dtype(
-            cats, skipna=False
-        ) in ("integer", "floating", "mixed-integer-float"):
-            return np.asarray(cats, dtype=np.float64)
-        return None
+        return label_numbers(self.categories)
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _fmt(values: Sequence[Any]) -> str:
-    shown = list(values[:_MAX_SHOWN])
-    return repr(shown)[:-1] + (", ...]" if len(values) > _MAX_SHOWN else "]")
 
 
 def _as_written(values: np.ndarray[Any, Any]) -> list[float | int]:
@@ -125,6 +128,7 @@ def _as_list(by: Hashable | Sequence[Hashable] | None) -> list[Hashable]:
 
 
 def _require_columns(df: pd.DataFrame, names: dict[str, list[Hashable]]) -> None:
+    """Each name is one column of the frame: present, and not repeated."""
     for param, cols in names.items():
         for col in cols:
             if col not in df.columns:
@@ -132,102 +136,30 @@ def _require_columns(df: pd.DataFrame, names: dict[str, list[Hashable]]) -> None
                     f"`{param}` names column {col!r}, which is not in the frame; "
                     f"available columns: {_fmt(list(df.columns))}."
                 )
+            where = df.columns.get_loc(col)
+            if not isinstance(where, (int, np.integer)):
+                n = len(df.columns[where])
+                raise ValueError(
+                    f"`{param}` names column {col!r}, which the frame has {n} times; give each "
+                    "column its own name (`df.loc[:, ~df.columns.duplicated()]` keeps the first)."
+                )
 
 
-def _check_hashable(values: np.ndarray[Any, Any], where: str) -> None:
-    """Raise a TypeError naming the first unhashable label."""
-    if values.dtype != object:
-        return
-    for v in values:
-        try:
-            hash(v)
-        except TypeError:
-            raise TypeError(
-                f"labels must be hashable scalars; {where} holds {v!r} "
-                f"of type {type(v).__name__}. Use one label per cell (for several labels per "
-                "item use a long frame with one row per label)."
-            ) from None
-
-
-def _factorize_labels(values: np.ndarray[Any, Any], where: str) -> tuple[IntArray, pd.Index]:
-    try:
-        codes, uniques = pd.factorize(values)
-    except TypeError:
-        _check_hashable(values, where)
-        raise
-    return codes.astype(np.int64), pd.Index(uniques)
-
-
-def _categories(
-    uniques: pd.Index,
-    declared: Sequence[Hashable] | None,
-    dtype_categories: pd.Index | None,
-) -> pd.Index:
-    """Categories: an ordered Categorical's order, else ``categories=``, else sorted labels."""
-    if dtype_categories is not None:
-        if declared is not None and list(declared) != list(dtype_categories):
-            raise TypeError(
-                "the labels are an ordered Categorical, whose categories "
-                f"{_fmt(list(dtype_categories))} fix the order; `categories` "
-                f"{_fmt(list(declared))} disagrees. Pass one or the other."
-            )
-        fixed: pd.Index = pd.Index(list(dtype_categories))
-        return fixed
-    if declared is not None:
-        cats = pd.Index(list(declared))
-        if cats.has_duplicates:
-            dup = cats[cats.duplicated()].unique()
+def _check_by_overlap(by: list[Hashable], columns: dict[str, Hashable]) -> None:
+    """``by`` must not name a column that already has a role (item, rater or label)."""
+    for param, col in columns.items():
+        if col in by:
             raise ValueError(
-                f"`categories` must not repeat a category; got {_fmt(list(dup))} twice. "
-                "List each category once."
+                f"`by` and `{param}` both name column {col!r}; a column is either the {param} "
+                "or a grouping key. Group by another column."
             )
-        return cats
-    try:
-        return uniques.sort_values()
-    except TypeError:
-        kinds = sorted({type(v).__name__ for v in uniques})
-        raise TypeError(
-            f"labels of different types {kinds} cannot be put in order; pass "
-            "`categories=[...]` to declare the categories and their order."
-        ) from None
-
-
-def _ordered_dtype_categories(series: list[pd.Series]) -> pd.Index | None:
-    ordered = [
-        s.dtype.categories
-        for s in series
-        if isinstance(s.dtype, pd.CategoricalDtype) and s.dtype.ordered
-    ]
-    if not ordered:
-        return None
-    first = ordered[0]
-    if len(ordered) != len(series) or any(not first.equals(c) for c in ordered[1:]):
-        raise TypeError(
-            "some rating columns are ordered Categoricals and others are not, or their "
-            "categories differ; give every rating column the same ordered CategoricalDtype."
-        )
-    found: pd.Index = pd.Index(list(first))
-    return found
-
-
-def _encode_labels(
-    values: np.ndarray[Any, Any],
-    declared: Sequence[Hashable] | None,
-    dtype_categories: pd.Index | None,
-    where: str,
-) -> tuple[IntArray, pd.Index]:
-    """Codes of ``values`` (no missing values among them) and the categories."""
-    local, uniques = _factorize_labels(values, where)
-    cats = _categories(uniques, declared, dtype_categories)
-    lookup = cats.get_indexer(uniques)
-    if (lookup < 0).any():
-        unknown = list(uniques[lookup < 0])
-        n_bad = int(np.isin(local, np.flatnonzero(lookup < 0)).sum())
-        raise ValueError(
-            f"{n_bad} ratings use labels missing from `categories`, e.g. {_fmt(unknown)}; "
-            "add them to `categories` or drop those ratings."
-        )
-    return lookup[local].astype(np.int64), cats
+    roles = list(columns.items())
+    for i, (param, col) in enumerate(roles):
+        for other, other_col in roles[i + 1 :]:
+            if col == other_col:
+                raise ValueError(
+                    f"`{param}` and `{other}` both name column {col!r}; each needs its own column."
+                )
 
 
 def _group_codes(
@@ -325,8 +257,8 @@ def _encode_wide(
             "is a long frame."
         )
     frame = df[cols]
-    dtype_cats = _ordered_dtype_categories([frame[c] for c in cols])
-    arr = frame.to_numpy(dtype=object) if dtype_cats is None else frame.astype(object).to_numpy()
+    from_dtype = dtype_categories([frame[c] for c in cols])
+    arr = frame.to_numpy(dtype=object) if from_dtype is None else frame.astype(object).to_numpy()
     present = ~pd.isna(arr)
     item, rater = np.nonzero(present)
     values = arr[present]
@@ -342,9 +274,16 @@ def _encode_wide(
             f"{_fmt([cols[int(i)] for i in active])} of the rater columns {_fmt(cols)} has any. "
             "Add ratings from another rater."
         )
-    code, cats = _encode_labels(values, categories, dtype_cats, "a rating cell")
+    try:
+        code, cats, ordered = encode_labels(values, categories, from_dtype, "a rating cell")
+    except TypeError as exc:  # e.g. text labels and an id column of numbers: say so
+        hint = id_column_hint(frame)
+        if not hint:
+            raise
+        raise TypeError(f"{exc}{hint}") from None
     group, groups = _group_codes(df, by, len(df))
-    return Encoded(
+    _check_unique_items(df.index, group, groups)
+    enc = Encoded(
         layout="wide",
         items=pd.Index(df.index),
         raters=pd.Index(cols),
@@ -356,6 +295,28 @@ def _encode_wide(
         group=group,
         groups=groups,
         by=tuple(by),
+        ordered=ordered,
+    )
+    check_rater_columns(enc, [frame[c].dtype for c in cols])
+    return enc
+
+
+def _check_unique_items(index: pd.Index, group: IntArray, groups: pd.Index | None) -> None:
+    """A wide frame has one row per item (per group with ``by=``): a repeated index is an
+    error, as a repeated (item, rater) pair is in a long frame."""
+    if index.is_unique:
+        return
+    keys = index if groups is None else pd.MultiIndex.from_arrays([group, index])
+    repeated = keys.duplicated()
+    if not repeated.any():
+        return
+    dup = index[repeated].unique()
+    where = "" if groups is None else " within a `by` group"
+    raise ValueError(
+        f"the index of a wide frame names the items, one row each; {len(dup)} items have "
+        f"more than one row{where}, e.g. {_fmt(dup.tolist())}. A frame of one row per "
+        "annotation is a long frame: pass `item=`, `rater=`, `label=` (--item, --rater, "
+        "--label); else drop or aggregate the repeated rows."
     )
 
 
@@ -368,6 +329,7 @@ def _encode_long(
     by: list[Hashable],
 ) -> Encoded:
     _require_columns(df, {"item": [item], "rater": [rater], "label": [label]})
+    _check_by_overlap(by, {"item": item, "rater": rater, "label": label})
     for param, col in (("item", item), ("rater", rater)):
         n_missing = int(df[col].isna().sum())
         if n_missing:
@@ -383,9 +345,11 @@ def _encode_long(
             "needs items rated by at least two raters."
         )
     sub = df.loc[keep, [*by, item, rater]] if not keep.all() else df[[*by, item, rater]]
-    dtype_cats = _ordered_dtype_categories([labels])
+    from_dtype = dtype_categories([labels])
     values = labels.to_numpy(dtype=object)[keep]
-    code, cats = _encode_labels(values, categories, dtype_cats, f"`label` column {label!r}")
+    code, cats, ordered = encode_labels(
+        values, categories, from_dtype, f"`label` column {label!r}"
+    )
 
     # Item identity is (group keys..., item): items are analysed within their group.
     item_code, items = _factorize_columns(sub, [*by, item])
@@ -425,6 +389,7 @@ def _encode_long(
         group=group,
         groups=groups,
         by=tuple(by),
+        ordered=ordered,
     )
 
 
@@ -434,9 +399,18 @@ def _encode_counts(
     cols = [c for c in df.columns if c not in by]
     if not cols:
         raise ValueError("a counts table needs one column per category; the frame has none.")
-    cats = (
-        _categories(pd.Index(cols), categories, None) if categories is not None else pd.Index(cols)
-    )
+    col_index = pd.Index(cols)
+    if col_index.has_duplicates:
+        dup = list(col_index[col_index.duplicated()].unique())
+        raise ValueError(
+            f"counts columns must be unique, one per category; {_fmt(dup)} appear more than "
+            "once. Add up the repeated columns."
+        )
+    from_dtype = None
+    if isinstance(df.columns, pd.CategoricalIndex):  # e.g. pd.crosstab of a Categorical
+        declared = [c for c in df.columns.categories if c not in by]
+        from_dtype = DtypeCategories(pd.Index(declared), ordered=bool(df.columns.ordered))
+    cats, ordered = categories_of(col_index, categories, from_dtype, keep_order=True)
     extra = [c for c in cols if c not in set(cats)]
     if extra:
         raise ValueError(
@@ -495,6 +469,7 @@ def _encode_counts(
         group=group,
         groups=groups,
         by=tuple(by),
+        ordered=ordered,
     )
 
 

@@ -6,7 +6,7 @@ import inspect
 import os
 import warnings
 
-__all__ = ["PdagreeWarning", "UndefinedStatisticWarning", "warn"]
+__all__ = ["LayoutWarning", "PdagreeWarning", "UndefinedStatisticWarning", "warn"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -17,6 +17,16 @@ class PdagreeWarning(UserWarning):
 
 class UndefinedStatisticWarning(PdagreeWarning, RuntimeWarning):
     """A statistic is undefined on the data given (for example A_e = 1); its value is nan."""
+
+
+class LayoutWarning(PdagreeWarning):
+    """The frame looks like it is in another layout than the one it is read as.
+
+    A rater column of a wide frame that holds an id (a different label in nearly every row), or
+    nearly as many categories as ratings (the item or rater column of a long frame read as
+    wide), gives a number that means nothing. The thresholds are in
+    :func:`pdagree._layout_checks.check_rater_columns`.
+    """
 
 
 def _stack_level() -> int:

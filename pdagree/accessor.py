@@ -41,9 +41,12 @@ class AgreeAccessor:
         Wide frames: the rater columns (default: every column not in ``by``).
     categories : list, optional
         The categories and their order; declares unused categories too. An ordered
-        Categorical's own order takes precedence.
+        Categorical's own order takes precedence; any Categorical declares its categories.
+        Labels that are all numbers (also as text) are ordered by value; other text labels
+        have no declared order, which order-dependent coefficients refuse.
     by : column name or list of them, optional
-        Compute every group in one pass; results get one row per group.
+        Compute every group in one pass; results get one row per group. Declared categories
+        apply to every group; otherwise each group uses the labels it has.
     layout : {"wide", "long", "counts"}, optional
         ``"counts"`` reads an items x categories table of counts (Fleiss' table).
     """

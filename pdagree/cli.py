@@ -13,7 +13,9 @@ observed,0.5555555555555...
 0
 
 Errors print ``pdagree: error: <message>`` on stderr and return 2; warnings (an undefined
-coefficient, for example) print ``pdagree: warning: <message>``.
+coefficient, for example) print ``pdagree: warning: <message>``. ``PATH`` ``-`` reads standard
+input. A reader that stops early (``pdagree report ... | head -1``) ends the output quietly,
+with status 0, as Unix tools do.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import argparse
 import importlib
 import json
 import math
+import os
 import sys
 import textwrap
 import warnings
@@ -39,6 +42,7 @@ from .ratings import Ratings
 __all__ = ["main"]
 
 _PROG = "pdagree"
+_STDIN = "-"
 _PARQUET = {".parquet", ".pq"}
 _TSV = {".tsv", ".tab"}
 _COMPRESSION = {".gz", ".bz2", ".zip", ".xz", ".zst", ".tar"}
@@ -78,12 +82,18 @@ def _parser() -> argparse.ArgumentParser:
             "a bundled example. Layouts: wide (default: one row per item, one column per "
             "rater; the first column is the item index), long (--item, --rater, --label: one "
             "row per annotation) or counts (--layout counts: one row per item, one column per "
-            "category holding how many raters chose it). In text files only empty cells are "
-            "missing (see --na)."
+            "category holding how many raters chose it). In text files, empty cells and "
+            "pandas.read_csv's missing-value markers (NA, N/A, NaN, null, NULL, None, #N/A, "
+            "<NA>, ...) are missing, as in R exports; see --na and --no-default-na."
         ),
     )
     source = report.add_mutually_exclusive_group(required=True)
-    source.add_argument("path", nargs="?", metavar="PATH", help="a CSV, TSV or Parquet file")
+    source.add_argument(
+        "path",
+        nargs="?",
+        metavar="PATH",
+        help="a CSV, TSV or Parquet file; - reads CSV (or --sep) from standard input",
+    )
     source.add_argument(
         "--example", metavar="NAME", help="a bundled data set (see `pdagree datasets`)"
     )
@@ -132,7 +142,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="VALUE",
         action="append",
         default=[],
-        help="a text-file value that means 'not annotated', besides an empty cell (repeatable)",
+        help="a text-file value that means 'not annotated', besides an empty cell and "
+        "read_csv's markers (repeatable)",
+    )
+    reading.add_argument(
+        "--no-default-na",
+        action="store_true",
+        help="keep read_csv's missing-value markers (NA, N/A, null, None, ...) as labels: only "
+        "empty cells and --na values are missing",
     )
     uncertainty = report.add_argument_group("uncertainty")
     uncertainty.add_argument(
@@ -188,16 +205,22 @@ def _require_pyarrow() -> None:
         ) from None
 
 
-def _read(path: Path, args: argparse.Namespace) -> tuple[pd.DataFrame, bool]:
-    """The file as a frame, and whether the file itself stored an item index."""
+def _read(source: str, args: argparse.Namespace) -> tuple[pd.DataFrame, bool]:
+    """The file (``-``: standard input, as text) as a frame, and whether the file itself
+    stored an item index."""
+    if source == _STDIN:
+        return _read_text(sys.stdin, "standard input", "", args), False
+    path = Path(source)
     if not path.exists():
         raise FileNotFoundError(f"no such file: {str(path)!r}")
     if path.is_dir():
         raise IsADirectoryError(f"{str(path)!r} is a directory, not a file of ratings")
     extension = _text_format(path)
     if extension in _PARQUET:
-        if args.sep is not None or args.na:
-            raise _UsageError("`--sep` and `--na` apply to text files, not to Parquet.")
+        if args.sep is not None or args.na or args.no_default_na:
+            raise _UsageError(
+                "`--sep`, `--na` and `--no-default-na` apply to text files, not to Parquet."
+            )
         _require_pyarrow()
         try:
             frame = pd.read_parquet(path)
@@ -206,19 +229,40 @@ def _read(path: Path, args: argparse.Namespace) -> tuple[pd.DataFrame, bool]:
         index = frame.index
         default = isinstance(index, pd.RangeIndex) and index.name is None and index.start == 0
         return frame, not default
+    return _read_text(path, repr(str(path)), extension, args), False
+
+
+def _read_text(
+    source: Path | TextIO, name: str, extension: str, args: argparse.Namespace
+) -> pd.DataFrame:
+    """A CSV or TSV file; ``name`` says where it came from in messages."""
     if args.sep is not None:
         sep = args.sep.replace("\\t", "\t")
     else:
         sep = "\t" if extension in _TSV else ","
+    na_options: dict[str, Any] = {"na_values": ["", *args.na]}
+    if args.no_default_na:
+        na_options["keep_default_na"] = False
     try:
-        frame = pd.read_csv(path, sep=sep, keep_default_na=False, na_values=["", *args.na])
+        frame = pd.read_csv(source, sep=sep, **na_options)
     except UnicodeDecodeError as exc:
-        raise ValueError(
-            f"cannot read {str(path)!r}: it is not UTF-8 text ({exc.reason})."
-        ) from None
+        raise ValueError(f"cannot read {name}: it is not UTF-8 text ({exc.reason}).") from None
     except (ValueError, OSError) as exc:  # pandas' EmptyDataError and ParserError are ValueErrors
-        raise ValueError(f"cannot read {str(path)!r}: {exc}") from None
-    return frame, False
+        raise ValueError(f"cannot read {name}: {exc}") from None
+    if args.sep is None and frame.shape[1] == 1:
+        _hint_separator(frame.columns[0], name, sep)
+    return frame
+
+
+def _hint_separator(header: Hashable, name: str, sep: str) -> None:
+    """A text file that parsed into one column whose header holds another separator: say so."""
+    text = str(header)
+    for other, shown in (("\t", "'\\t'"), (";", "';'"), ("|", "'|'")):
+        if other != sep and other in text:
+            raise ValueError(
+                f"{name} parsed into one column, {text!r}: its fields look separated by "
+                f"{shown}, not {sep!r}. Pass --sep {shown}."
+            )
 
 
 def _set_index(frame: pd.DataFrame, args: argparse.Namespace, stored_index: bool) -> pd.DataFrame:
@@ -394,14 +438,15 @@ def _report(args: argparse.Namespace, out: TextIO) -> None:
                 f"unknown example {args.example!r}; choose one of "
                 f"{', '.join(datasets.names())} (see `pdagree datasets`)."
             )
-        if args.sep is not None or args.na:
-            raise _UsageError("`--sep` and `--na` apply to files, not to --example.")
+        if args.sep is not None or args.na or args.no_default_na:
+            raise _UsageError(
+                "`--sep`, `--na` and `--no-default-na` apply to files, not to --example."
+            )
         name = args.example
         ratings = _ratings(datasets.load(name), args, stored_index=None)
     else:
-        path = Path(args.path)
-        frame, stored_index = _read(path, args)
-        name = str(path)
+        frame, stored_index = _read(args.path, args)
+        name = "<stdin>" if args.path == _STDIN else str(Path(args.path))
         ratings = _ratings(frame, args, stored_index=stored_index)
     table = ratings.report(
         args.confidence_level, method=args.ci_method, n_resamples=args.resamples, rng=args.seed
@@ -445,7 +490,8 @@ def main(argv: list[str] | None = None) -> int:
     -------
     int
         0 on success, 2 on a usage, data or file error (after printing
-        ``pdagree: error: <message>`` on stderr).
+        ``pdagree: error: <message>`` on stderr). A reader that closes the output early
+        (``| head -1``) is not an error: the rest of the output is dropped and the status is 0.
     """
     parser = _parser()
     try:
@@ -460,6 +506,10 @@ def main(argv: list[str] | None = None) -> int:
                 _report(args, sys.stdout)
             else:
                 _datasets(args, sys.stdout)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _drop_output()
+            return 0
         except (ValueError, TypeError, OSError, ImportError) as exc:
             error = exc
     _report_warnings(caught)
@@ -467,6 +517,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{_PROG}: error: {_message(error)}", file=sys.stderr)
         return 2
     return 0
+
+
+def _drop_output() -> None:
+    """The reader of standard output has gone (``| head -1``): send the rest, including what
+    Python flushes at exit, to /dev/null instead of raising BrokenPipeError again (the recipe
+    of the Python docs, "Note on SIGPIPE")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (captured output): nothing to flush
+        pass
 
 
 def _message(exc: BaseException) -> str:

@@ -199,6 +199,7 @@ def _replica(enc: Encoded, pick: IntArray, group: IntArray, n_groups: int) -> En
         group=group.astype(np.int64),
         groups=pd.RangeIndex(n_groups),
         by=enc.by,
+        ordered=enc.ordered,
     )
 
 

@@ -19,7 +19,7 @@ import pandas as pd
 
 from ._kernels import alpha as KA
 from ._typing import FloatArray, IntArray
-from .weights import category_matrix
+from .weights import category_matrix, undeclared_order_message
 
 __all__ = ["LEVELS", "Level", "metric_for"]
 
@@ -35,7 +35,7 @@ _SHOWN = 8
 
 
 def metric_for(
-    level: Level, categories: pd.Index, values: FloatArray | None
+    level: Level, categories: pd.Index, values: FloatArray | None, *, ordered: bool = True
 ) -> tuple[KA.Metric, str]:
     """The kernel metric for ``level`` and the suffix of the result's name.
 
@@ -48,11 +48,16 @@ def metric_for(
         The declared categories, in order.
     values
         The categories as numbers when they are numeric, else ``None``.
+    ordered
+        Whether the order of the categories was declared (``Encoded.ordered``). If not,
+        ``"ordinal"`` is refused (``"interval"`` and ``"ratio"`` need numbers, which are
+        always ordered); matrices and callables are taken as given.
 
     Raises
     ------
     ValueError
-        Unknown level name; ``"interval"`` or ``"ratio"`` on labels that are not numbers (or
+        Unknown level name; ``"ordinal"`` on categories whose order was not declared;
+        ``"interval"`` or ``"ratio"`` on labels that are not numbers (or
         ``"ratio"`` on negative values); a matrix of the wrong shape, with entries that are
         negative or not finite, not symmetric or with a non-zero diagonal; a callable that
         breaks those rules on the categories.
@@ -70,6 +75,8 @@ def metric_for(
         if level == "nominal":
             return KA.Nominal(), level
         if level == "ordinal":
+            if not ordered:
+                raise ValueError(undeclared_order_message(f"`level={level!r}`", categories))
             return KA.Ordinal(), level
         if level in ("interval", "ratio"):
             x = _numeric(level, categories, values)

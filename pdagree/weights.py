@@ -4,6 +4,8 @@
 for more distant categories. Named schemes are built on the category *values* when the
 categories are numeric (so labels {0, 1, 10} are not treated like {0, 1, 2}) and on their
 order (1, 2, ..., K) otherwise; ``"ordinal"`` always uses the order (Gwet 2014, ch. 3).
+Every scheme but ``"identity"`` depends on that order, so text labels whose order nobody
+declared (see :mod:`pdagree._labels`) are refused rather than weighted alphabetically.
 """
 
 from __future__ import annotations
@@ -16,7 +18,22 @@ import pandas as pd
 
 from ._typing import FloatArray
 
-__all__ = ["SCHEMES", "weight_matrix"]
+__all__ = ["SCHEMES", "undeclared_order_message", "weight_matrix"]
+
+_ORDER_SHOWN = 10
+
+
+def undeclared_order_message(what: str, categories: pd.Index) -> str:
+    """The error for an order-dependent ``what`` on categories whose order nobody declared."""
+    cats = list(categories)
+    shown = repr(cats[:_ORDER_SHOWN])[:-1] + (", ...]" if len(cats) > _ORDER_SHOWN else "]")
+    return (
+        f"{what} depends on the order of the categories, and the order of these text labels "
+        f"was not declared; it would have been {shown}. Declare the order "
+        "with `categories=[...]` in your order (`--categories` on the command line), or make "
+        "the labels an ordered Categorical."
+    )
+
 
 SCHEMES = (
     "identity",
@@ -67,6 +84,8 @@ def weight_matrix(
     weights: str | FloatArray | pd.DataFrame | None,
     categories: pd.Index,
     values: FloatArray | None,
+    *,
+    ordered: bool = True,
 ) -> tuple[FloatArray, str]:
     """The (K, K) agreement-weight matrix for ``weights`` and a short name for it.
 
@@ -79,11 +98,15 @@ def weight_matrix(
         The declared categories.
     values
         The categories as numbers, when they are numeric.
+    ordered
+        Whether the order of the categories was declared (``Encoded.ordered``). If not, every
+        named scheme but ``"identity"`` is refused; matrices are taken as given.
 
     Raises
     ------
     ValueError
-        Unknown scheme; a matrix of the wrong shape, not symmetric, with a diagonal other than 1,
+        Unknown scheme; a named scheme other than ``"identity"`` on categories whose order was
+        not declared; a matrix of the wrong shape, not symmetric, with a diagonal other than 1,
         or with non-finite entries; ``"ratio"`` or ``"bipolar"`` weights where they are undefined.
 
     Examples
@@ -102,6 +125,10 @@ def weight_matrix(
                 f"`weights` must be one of {', '.join(map(repr, SCHEMES))} or a (K, K) matrix; "
                 f"got {weights!r}."
             )
+        if weights == "identity":
+            return np.eye(k), weights
+        if not ordered:
+            raise ValueError(undeclared_order_message(f"`weights={weights!r}`", categories))
         x = values if values is not None and weights != "ordinal" else np.arange(1.0, k + 1.0)
         if weights == "ratio" and k > 1 and (x.min() < 0 or np.any(x[:, None] + x[None, :] == 0)):
             raise ValueError(

@@ -382,18 +382,24 @@ def test_categories_missing_a_label(capsys: pytest.CaptureFixture[str]) -> None:
     assert "missing from `categories`" in err
 
 
-def test_only_empty_cells_are_missing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_na_markers_are_missing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # Issue 8, point 12: read_csv's markers (NA, N/A, null, ...) are missing, as in R exports;
+    # --no-default-na keeps them as labels (the old default: only empty cells were missing).
     path = tmp_path / "labels.csv"
     path.write_text("item,a,b\n1,NA,NA\n2,x,x\n3,x,\n4,NA,x\n")
     status, out, _ = run(capsys, "report", str(path), "--format", "csv")
     assert status == 0
     got = read_csv_output(out)
-    assert got.loc["observed", "n_items"] == 3  # "NA" is a label
-    status, out, _ = run(capsys, "report", str(path), "--na", "NA", "--format", "csv")
-    assert status == 0
-    got = read_csv_output(out)
     assert got.loc["observed", "n_items"] == 1  # only item 2 has two ratings
     assert got.loc["observed", "n_categories"] == 1
+    status, out, _ = run(capsys, "report", str(path), "--no-default-na", "--format", "csv")
+    assert status == 0
+    got = read_csv_output(out)
+    assert got.loc["observed", "n_items"] == 3  # "NA" is a label
+    argv = ["report", str(path), "--no-default-na", "--na", "NA", "--format", "csv"]
+    status, out, _ = run(capsys, *argv)
+    assert status == 0
+    assert read_csv_output(out).loc["observed", "n_items"] == 1
 
 
 def test_undefined_coefficient_warns(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -41,7 +41,8 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
     level : {"nominal", "ordinal", "interval", "ratio"}, (K, K) array, DataFrame or callable
         The metric ``delta2_ck``, the squared difference between values ``c`` and ``k``.
         ``"nominal"`` (the default) for unordered labels; ``"ordinal"`` for ordered ones
-        (the category order: an ordered Categorical's, ``categories=[...]`` or sorted);
+        (the category order: an ordered Categorical's, ``categories=[...]`` or the labels'
+            values when they are numbers; undeclared text labels are an error);
         ``"interval"`` and ``"ratio"`` for numeric labels (``"ratio"``: non-negative
         values with an absolute zero). A (K, K) matrix gives ``delta2`` over the
         categories in order (a DataFrame is aligned on its labels): symmetric, non-negative,
@@ -149,7 +150,7 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
         return Components(
             f"alpha[weights={wlabel}]", K.chance_corrected(a_o, a_e), a_o, a_e, n_items=n2
         )
-    metric, label = metric_for(level, enc.categories, enc.values)
+    metric, label = metric_for(level, enc.categories, enc.values, ordered=enc.ordered)
     parts = KA.alpha_components(
         enc.item, enc.code, enc.weight, enc.group, enc.n_groups, enc.n_categories, metric
     )
@@ -192,7 +193,9 @@ def alpha_analytic_applies(data: RatingData, options: dict[str, Any]) -> bool:
     observed frequencies), nor for more than 2,000 categories without weights."""
     if options.get("weights") is not None:
         return True
-    metric, _ = metric_for(options.get("level", "nominal"), data.enc.categories, data.enc.values)
+    enc = data.enc
+    level = options.get("level", "nominal")
+    metric, _ = metric_for(level, enc.categories, enc.values, ordered=enc.ordered)
     return not isinstance(metric, KA.Ordinal) and (
         data.enc.n_categories <= _MAX_ANALYTIC_ALPHA_CATEGORIES
     )
@@ -202,7 +205,7 @@ def _alpha_weights(data: RatingData, level: Any) -> FloatArray:
     """``w = 1 - delta2 / max(delta2)`` over the categories, for a fixed metric."""
     enc = data.enc
     k = enc.n_categories
-    metric, label = metric_for(level, enc.categories, enc.values)
+    metric, label = metric_for(level, enc.categories, enc.values, ordered=enc.ordered)
     if isinstance(metric, KA.Ordinal) or k > _MAX_ANALYTIC_ALPHA_CATEGORIES:
         why = (
             "ordinal distances depend on the observed frequencies"

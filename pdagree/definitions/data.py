@@ -102,6 +102,7 @@ class RatingData:
             groups=None if enc.groups is None else enc.groups[groups],
             by=enc.by,
             declared=True,
+            ordered=enc.ordered,
         )
         return RatingData(sub, category_mask=None), items
 
@@ -258,7 +259,9 @@ class RatingData:
                 "for nominal labels, or use `alpha(level='interval')` (or 'ordinal', 'ratio') "
                 "for numeric ratings: it needs no such matrix."
             )
-        return weight_matrix(weights, self.enc.categories, self.enc.values)
+        return weight_matrix(
+            weights, self.enc.categories, self.enc.values, ordered=self.enc.ordered
+        )
 
     def weighted(self, name: str, weights: Weights) -> tuple[str, FloatArray | None, FloatArray]:
         """Name, weight matrix (``None`` for identity weights on :attr:`sparse` data) and

@@ -1,0 +1,126 @@
+"""Sanity checks of a frame's layout: warnings for frames that look like another layout.
+
+Part of the encoding layer (:mod:`pdagree._encode`); the checks read the encoded arrays only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from ._warnings import LayoutWarning, warn
+
+if TYPE_CHECKING:
+    from ._encode import Encoded
+
+__all__ = [
+    "ID_SHARE",
+    "MAX_SHARED",
+    "MAX_USES",
+    "MIN_CATEGORIES",
+    "MIN_ROWS",
+    "check_rater_columns",
+    "id_column_hint",
+]
+
+MIN_ROWS = 20
+"""A rater column is only judged on at least this many ratings, ..."""
+MAX_SHARED = 0.5
+"""... and only when fewer than this share of them use a label another rater column uses."""
+ID_SHARE = 0.9
+"""An id column: a different label in at least this share of its rated rows."""
+MIN_CATEGORIES = 20
+"""A column of nearly as many categories as cells: at least this many distinct labels, ..."""
+MAX_USES = 8
+"""... used fewer than this many times each on average."""
+
+
+def _continuous(dtype: Any, labels: np.ndarray[Any, Any] | None) -> bool:
+    """Continuous ratings: a float column, or labels that are numbers not all whole."""
+    if pd.api.types.is_float_dtype(dtype):
+        return True
+    return labels is not None and bool((labels != np.round(labels)).any())
+
+
+def _id_advice(col: Hashable) -> str:
+    return (
+        f"If it names the items, make it the index (df.set_index({col!r}), read_csv(..., "
+        f"index_col={col!r}) or --index-col)"
+    )
+
+
+def id_column_hint(frame: pd.DataFrame) -> str:
+    """For an error about the labels of the rater columns ``frame``: a sentence naming the
+    first column that looks like an id (the rule of :func:`check_rater_columns`, without the
+    shared-label condition), or ``""``."""
+    for col, series in frame.items():
+        if pd.api.types.is_float_dtype(series.dtype):
+            continue
+        n = int(series.notna().sum())
+        if n >= MIN_ROWS and series.nunique() >= ID_SHARE * n:
+            return (
+                f" Rater column {col!r} holds a different label in nearly every row, as an id "
+                f"column does. {_id_advice(col)}."
+            )
+    return ""
+
+
+def check_rater_columns(enc: Encoded, dtypes: Sequence[Any]) -> None:
+    """Warn (:class:`~pdagree._warnings.LayoutWarning`) about rater columns of a wide frame
+    that look like something else than ratings.
+
+    A rater column of text or integer labels with at least ``MIN_ROWS`` (20) ratings, fewer
+    than ``MAX_SHARED`` (half) of which use a label that another rater column also uses, is
+
+    - an id column when it holds a different label in at least ``ID_SHARE`` (90%) of its
+      rated rows (a wide CSV read without ``index_col``, so its id column became a rater);
+    - else a column of nearly as many categories as cells when it holds at least
+      ``MIN_CATEGORIES`` (20) distinct labels, used fewer than ``MAX_USES`` (8) times each on
+      average (the item column of a long frame read as wide holds one label per item, used
+      once per rating of that item).
+
+    Continuous ratings are exempt, their values are distinct by nature: float columns, and
+    labels that are numbers not all whole. Ordinary ratings use fewer than 20 categories, and
+    raters share their labels, so they are never flagged.
+
+    ``dtypes`` are the rater columns' dtypes, in the order of ``enc.raters``.
+    """
+    k = enc.n_categories
+    if enc.rater is None or enc.raters is None or k < min(MIN_CATEGORIES, ID_SHARE * MIN_ROWS):
+        return
+    n_raters = enc.n_raters
+    rated = np.bincount(enc.rater, minlength=n_raters)
+    pairs = np.unique(enc.rater * k + enc.code)
+    distinct = np.bincount(pairs // k, minlength=n_raters)
+    raters_per_label = np.bincount(pairs % k, minlength=k)
+    shared = np.bincount(enc.rater, weights=raters_per_label[enc.code] >= 2, minlength=n_raters)
+    values = enc.values
+    for j in range(n_raters):
+        n, d = int(rated[j]), int(distinct[j])
+        is_id = d >= ID_SHARE * n
+        is_many = d >= MIN_CATEGORIES and d * MAX_USES > n
+        if n < MIN_ROWS or shared[j] >= MAX_SHARED * n or not (is_id or is_many):
+            continue
+        used = None if values is None else values[pairs[pairs // k == j] % k]
+        if _continuous(dtypes[j], used):
+            continue
+        col = enc.raters[j]
+        if is_id:
+            warn(
+                f"rater column {col!r} holds a different label in {d} of its {n} rated rows, "
+                f"as an id column does, and each label counts as a category. {_id_advice(col)}; "
+                "if it holds ratings on a fine scale, give them as floats.",
+                LayoutWarning,
+            )
+        else:
+            warn(
+                f"rater column {col!r} holds {d} distinct labels in {n} rated rows, nearly as "
+                "many categories as ratings, as the item or rater column of a long frame does. "
+                "If the frame has one row per annotation, pass `item=`, `rater=`, `label=` "
+                "(--item, --rater, --label); if it holds ratings on a fine scale, give them as "
+                "floats.",
+                LayoutWarning,
+            )
