@@ -42,7 +42,7 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
         The metric ``delta2_ck``, the squared difference between values ``c`` and ``k``.
         ``"nominal"`` (the default) for unordered labels; ``"ordinal"`` for ordered ones
         (the category order: an ordered Categorical's, ``categories=[...]`` or the labels'
-            values when they are numbers; undeclared text labels are an error);
+        values when they are numbers; undeclared text labels are an error);
         ``"interval"`` and ``"ratio"`` for numeric labels (``"ratio"``: non-negative
         values with an absolute zero). A (K, K) matrix gives ``delta2`` over the
         categories in order (a DataFrame is aligned on its labels): symmetric, non-negative,
