@@ -26,6 +26,7 @@ from ._labels import (
 from ._labels import _fmt as _fmt
 from ._layout_checks import check_rater_columns, id_column_hint
 from ._typing import FloatArray, IntArray
+from ._warnings import PdagreeWarning, warn
 
 __all__ = ["Encoded", "Layout", "encode"]
 
@@ -160,6 +161,28 @@ def _check_by_overlap(by: list[Hashable], columns: dict[str, Hashable]) -> None:
                 raise ValueError(
                     f"`{param}` and `{other}` both name column {col!r}; each needs its own column."
                 )
+
+
+def _drop_missing_keys(df: pd.DataFrame, by: list[Hashable]) -> pd.DataFrame:
+    """Rows whose ``by`` key is missing are left out, as ``groupby`` leaves them out, with a
+    warning that counts them (the user's frame is not modified)."""
+    if not by:
+        return df
+    try:
+        missing = df[by].isna().to_numpy().any(axis=1)
+    except (KeyError, ValueError, AttributeError):  # repeated names: reported by the layout
+        return df
+    if not missing.any():
+        return df
+    counts = {col: int(df[col].isna().sum()) for col in by if df[col].ndim == 1}
+    shown = ", ".join(f"{col!r} on {n}" for col, n in counts.items() if n)
+    warn(
+        f"`by` is missing on {int(missing.sum())} of {len(df)} rows ({shown}); they are left "
+        "out, as `groupby` does. Fill them (e.g. `df[col].fillna('unknown')`) to keep them as "
+        "a group of their own.",
+        PdagreeWarning,
+    )
+    return df.loc[~missing]
 
 
 def _group_codes(
@@ -491,6 +514,7 @@ def encode(
     df = _check_frame(df)
     by_cols = _as_list(by)
     _require_columns(df, {"by": by_cols})
+    df = _drop_missing_keys(df, by_cols)
     if categories is not None and isinstance(categories, (str, bytes)):
         raise TypeError(
             f"`categories` must be a list of categories; got the string {categories!r}. "

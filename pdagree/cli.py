@@ -37,6 +37,7 @@ import pandas as pd
 from . import datasets
 from ._encode import Layout
 from ._version import __version__
+from .definitions import REGISTRY
 from .ratings import Ratings
 
 __all__ = ["main"]
@@ -150,6 +151,24 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep read_csv's missing-value markers (NA, N/A, null, None, ...) as labels: only "
         "empty cells and --na values are missing",
+    )
+    chosen = report.add_argument_group("coefficients")
+    chosen.add_argument(
+        "--coefficients",
+        metavar="NAMES",
+        help="comma-separated coefficients to report, e.g. fleiss,alpha,spa (default: every "
+        f"one that applies); any of {', '.join(REGISTRY)}",
+    )
+    chosen.add_argument(
+        "--weights",
+        metavar="SCHEME",
+        help="agreement weights for the coefficients that take them: linear, quadratic, "
+        "ordinal, radical, ratio, circular, bipolar (on the category values)",
+    )
+    chosen.add_argument(
+        "--level",
+        metavar="LEVEL",
+        help="Krippendorff's metric for alpha: nominal (default), ordinal, interval, ratio",
     )
     uncertainty = report.add_argument_group("uncertainty")
     uncertainty.add_argument(
@@ -449,7 +468,13 @@ def _report(args: argparse.Namespace, out: TextIO) -> None:
         name = "<stdin>" if args.path == _STDIN else str(Path(args.path))
         ratings = _ratings(frame, args, stored_index=stored_index)
     table = ratings.report(
-        args.confidence_level, method=args.ci_method, n_resamples=args.resamples, rng=args.seed
+        args.confidence_level,
+        method=args.ci_method,
+        n_resamples=args.resamples,
+        rng=args.seed,
+        coefficients=args.coefficients,
+        weights=args.weights,
+        level=args.level,
     )
     _write(table, _header(name, ratings), args.format, out)
 

@@ -248,7 +248,17 @@ class Ratings:
         method: str = "analytic",
         n_resamples: int = 2000,
         rng: Any = None,
+        coefficients: Sequence[str] | None = None,
+        weights: Weights = None,
+        level: Any = None,
     ) -> pd.DataFrame:
         return _report(
-            self._data, confidence_level, method=method, n_resamples=n_resamples, rng=rng
+            self._data,
+            confidence_level,
+            method=method,
+            n_resamples=n_resamples,
+            rng=rng,
+            coefficients=coefficients,
+            weights=weights,
+            level=level,
         )

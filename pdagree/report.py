@@ -5,11 +5,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
 
-from .definitions import REGISTRY, RatingData
+from .definitions import REGISTRY, Definition, RatingData
 from .evaluate import coefficient
 from .inference import check_confidence_level
 from .results import Coefficient
@@ -26,6 +27,9 @@ def report(
     method: str = "analytic",
     n_resamples: int = 2000,
     rng: Any = None,
+    coefficients: Sequence[str] | None = None,
+    weights: Any = None,
+    level: Any = None,
 ) -> pd.DataFrame:
     """Every coefficient that applies to these ratings, one row each.
 
@@ -43,6 +47,17 @@ def report(
         no analytic variance (Light's kappa, the bias).
     method, n_resamples, rng
         The interval method (``"analytic"`` or ``"bootstrap"``) and bootstrap settings.
+    coefficients : list of str, optional
+        The coefficients to report, by method name (e.g. ``["fleiss", "alpha", "spa"]``), in
+        that order; default: every coefficient above that applies. A named coefficient that
+        does not apply (``cohen`` with three raters) is an error.
+    weights : str or (K, K) matrix, optional
+        Agreement weights for the coefficients that take them (observed, bennett, fleiss,
+        gwet, scott, cohen, conger, and alpha as Gwet's weighted alpha); the others are
+        reported unweighted.
+    level : str, optional
+        Krippendorff's metric for alpha (``"ordinal"``, ``"interval"``, ``"ratio"``);
+        not together with ``weights``.
 
     Examples
     --------
@@ -61,11 +76,20 @@ def report(
         )
     if confidence_level is not None:
         check_confidence_level(confidence_level)
+    if weights is not None and level is not None:
+        raise TypeError(
+            "`report()` takes `weights=` (agreement weights, also for alpha) or `level=` "
+            f"(Krippendorff's metric for alpha), not both; got weights={weights!r} and "
+            f"level={level!r}."
+        )
     columns = list(REPORT_COLUMNS)
     frames = []
-    for definition in REGISTRY.values():
-        if not (definition.in_report and definition.applies_to(data)):
-            continue
+    for definition in _selected(data, coefficients):
+        arguments: dict[str, Any] = {}
+        if weights is not None and definition.weights:
+            arguments["weights"] = weights
+        if level is not None and definition.levels:
+            arguments["level"] = level
         options: dict[str, Any] = {}
         if confidence_level is not None:
             options = {
@@ -74,7 +98,7 @@ def report(
                 "n_resamples": n_resamples,
                 "rng": rng,
             }
-        result = coefficient(data, definition.name, {}, options)
+        result = coefficient(data, definition.name, arguments, options)
         if isinstance(result, Coefficient):
             sub = result.to_frame()
         else:
@@ -88,3 +112,18 @@ def report(
     if data.enc.groups is not None:
         out = out.sort_index(level=list(range(out.index.nlevels - 1)), sort_remaining=False)
     return out
+
+
+def _selected(data: RatingData, coefficients: Sequence[str] | None) -> list[Definition]:
+    """The registry's coefficients for the report: the named ones, or every one that applies."""
+    if coefficients is None:
+        return [d for d in REGISTRY.values() if d.in_report and d.applies_to(data)]
+    if isinstance(coefficients, str):
+        coefficients = [c.strip() for c in coefficients.split(",") if c.strip()]
+    unknown = [name for name in coefficients if name not in REGISTRY]
+    if unknown or not coefficients:
+        raise ValueError(
+            f"`coefficients` must name coefficients among {', '.join(REGISTRY)}; got "
+            f"{list(coefficients)!r}."
+        )
+    return [REGISTRY[name] for name in dict.fromkeys(coefficients)]

@@ -7,6 +7,7 @@ parameter, the offending value and the remedy.
 from __future__ import annotations
 
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -554,8 +555,21 @@ def test_by_column_that_does_not_exist_long(long: pd.DataFrame) -> None:
 
 
 def test_by_column_with_missing_keys(wide: pd.DataFrame) -> None:
-    with pytest.raises(ValueError, match=r"`by` column 'g' has 1 missing values"):
-        wide.assign(g=[1, None, 2, 2]).agree(by="g")
+    # Rows without a key are left out with a warning that counts them, as groupby leaves
+    # them out (issue 8, point 13); the frame itself is not modified.
+    framed = wide.assign(g=[1, None, 2, 2])
+    before = framed.copy()
+    with pytest.warns(
+        pdagree.PdagreeWarning, match=r"`by` is missing on 1 of 4 rows \('g' on 1\); they are"
+    ):
+        grouped = framed.agree(by="g").fleiss()
+    pd.testing.assert_frame_equal(framed, before)
+    assert list(grouped.index) == [1.0, 2.0]
+    kept = framed.dropna(subset=["g"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdagree.UndefinedStatisticWarning)
+        expected = kept.agree(by="g").fleiss()
+        pd.testing.assert_frame_equal(grouped, expected)
 
 
 def test_raters_and_by_overlap(wide: pd.DataFrame) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -203,3 +204,44 @@ def test_by_bootstrap_keeps_each_groups_categories() -> None:
     analytic = TASKS.agree(by="task").gwet(confidence_level=0.9)
     assert (grouped["se"] > 0).all()
     np.testing.assert_allclose(grouped["se"], analytic["se"], rtol=0.5)
+
+
+# ------------------------------------------ 12: the CLI's coefficient, weight, level choices
+
+
+def test_report_selects_coefficients_weights_and_level() -> None:
+    table = K2011.agree.report(coefficients=["fleiss", "alpha", "spa"], weights="quadratic")
+    assert list(table.index) == ["fleiss[quadratic]", "alpha[weights=quadratic]", "spa"]
+    assert table.loc["fleiss[quadratic]", "value"] == pytest.approx(
+        float(K2011.agree.fleiss(weights="quadratic"))
+    )
+    by_level = K2011.agree.report(coefficients="alpha,light", level="interval")
+    assert list(by_level.index) == ["alpha[interval]", "light"]
+    with pytest.raises(ValueError, match=r"`coefficients` must name coefficients among .*'fleis'"):
+        K2011.agree.report(coefficients=["fleis"])
+    with pytest.raises(TypeError, match=r"`weights=` .* or `level=` .* not both"):
+        K2011.agree.report(weights="linear", level="interval")
+
+
+def test_cli_coefficients_weights_level(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    from pdagree.cli import main
+
+    path = tmp_path / "k2011.csv"
+    K2011.to_csv(path, index_label="unit")
+    status = main(
+        [
+            "report",
+            str(path),
+            "--coefficients",
+            "gwet,alpha",
+            "--weights",
+            "linear",
+            "--format",
+            "csv",
+        ]
+    )
+    out = capsys.readouterr().out.splitlines()
+    assert status == 0
+    assert [line.split(",")[0] for line in out[1:]] == ["gwet[linear]", "alpha[weights=linear]"]
+    assert main(["report", str(path), "--coefficients", "alpha", "--level", "ratio"]) == 0
+    assert "alpha[ratio]" in capsys.readouterr().out
