@@ -169,7 +169,7 @@ def _drop_missing_keys(df: pd.DataFrame, by: list[Hashable]) -> pd.DataFrame:
     if not by:
         return df
     try:
-        missing = df[by].isna().to_numpy().any(axis=1)
+        missing: np.ndarray[Any, np.dtype[np.bool_]] = df[by].isna().to_numpy().any(axis=1)
     except (KeyError, ValueError, AttributeError):  # repeated names: reported by the layout
         return df
     if not missing.any():
@@ -182,7 +182,8 @@ def _drop_missing_keys(df: pd.DataFrame, by: list[Hashable]) -> pd.DataFrame:
         "a group of their own.",
         PdagreeWarning,
     )
-    return df.loc[~missing]
+    kept: pd.DataFrame = df[~missing]
+    return kept
 
 
 def _group_codes(
