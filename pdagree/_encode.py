@@ -169,7 +169,7 @@ def _drop_missing_keys(df: pd.DataFrame, by: list[Hashable]) -> pd.DataFrame:
     if not by:
         return df
     try:
-        missing: np.ndarray[Any, np.dtype[np.bool_]] = df[by].isna().to_numpy().any(axis=1)
+        missing = np.asarray(df[by].isna().to_numpy().any(axis=1), dtype=bool)
     except (KeyError, ValueError, AttributeError):  # repeated names: reported by the layout
         return df
     if not missing.any():
