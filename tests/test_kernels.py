@@ -610,6 +610,7 @@ COVERED: dict[str, str] = {
     "_segment.segment_sum": "test_segment_sum",
     "_typing.as_float": "test_as_float_keeps_shape",
     "sparse.category_entries": "test_sparse_kernels_equal_dense",
+    "agreement.pairable_mean": "test_observed_components",
     "sparse.identity_item_agreement": "test_sparse_kernels_equal_dense",
     "sparse.identity_observed": "test_sparse_kernels_equal_dense",
     "sparse.pooled_proportions": "test_sparse_kernels_equal_dense",

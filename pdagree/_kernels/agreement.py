@@ -24,6 +24,7 @@ __all__ = [
     "observed_components",
     "pair_components",
     "pair_margin_components",
+    "pairable_mean",
     "rater_proportions",
     "weighted_alpha_components",
 ]
@@ -63,6 +64,14 @@ def observed_components(
 ) -> tuple[FloatArray, FloatArray]:
     """``A_o`` per group, the mean of ``a_i`` over items with ``r_i >= 2``, and their number."""
     r, a = item_agreement(nik, weights)
+    return pairable_mean(r, a, group, n_groups)
+
+
+def pairable_mean(
+    r: FloatArray, a: FloatArray, group: IntArray, n_groups: int
+) -> tuple[FloatArray, FloatArray]:
+    """Per group, the mean of the items' agreement ``a_i`` over items with ``r_i >= 2``, and
+    their number."""
     pairable = r >= 2
     n_pairable = np.bincount(group, weights=pairable.astype(np.float64), minlength=n_groups)
     total = np.bincount(group, weights=np.where(pairable, a, 0.0), minlength=n_groups)

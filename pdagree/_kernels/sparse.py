@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._typing import FloatArray, IntArray, as_float
+from .agreement import pairable_mean
 
 __all__ = [
     "category_entries",
@@ -56,12 +57,7 @@ def identity_observed(
 ) -> tuple[FloatArray, FloatArray]:
     """``A_o`` per group over items with ``r_i >= 2``, and their number (identity weights)."""
     r, a = identity_item_agreement(e_item, e_count, len(group))
-    pairable = r >= 2
-    n_pairable = np.bincount(group, weights=pairable.astype(np.float64), minlength=n_groups)
-    total = np.bincount(group, weights=np.where(pairable, a, 0.0), minlength=n_groups)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        observed = total / n_pairable
-    return as_float(observed), as_float(n_pairable)
+    return pairable_mean(r, a, group, n_groups)
 
 
 def pooled_proportions(

@@ -261,26 +261,39 @@ def observed_variance(
     return _linearised(data, options, parts, population, None, w)
 
 
+def _pooled_variance(
+    data: RatingData,
+    options: dict[str, Any],
+    parts: Components,
+    population: float,
+    expected: Any,
+    item_expected: Any,
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's variance of a pooled-chance coefficient: ``expected`` gives ``pi`` and
+    ``item_expected`` each item's share of chance agreement."""
+    enc = data.enc
+    w, _ = data.weights(options.get("weights"))
+    _, pi = expected(data.nik, w, enc.group, enc.n_groups)
+    item = item_expected(data.nik, w, pi, enc.group)
+    return _linearised(data, options, parts, population, item, w)
+
+
 def fleiss_variance(
     data: RatingData, options: dict[str, Any], parts: Components, population: float
 ) -> tuple[FloatArray, FloatArray]:
     """Gwet's variance of Fleiss' kappa and Scott's pi."""
-    enc = data.enc
-    w, _ = data.weights(options.get("weights"))
-    _, pi = K.fleiss_expected(data.nik, w, enc.group, enc.n_groups)
-    item = V.fleiss_item_expected(data.nik, w, pi, enc.group)
-    return _linearised(data, options, parts, population, item, w)
+    return _pooled_variance(
+        data, options, parts, population, K.fleiss_expected, V.fleiss_item_expected
+    )
 
 
 def gwet_variance(
     data: RatingData, options: dict[str, Any], parts: Components, population: float
 ) -> tuple[FloatArray, FloatArray]:
     """Gwet's variance of AC1 and AC2."""
-    enc = data.enc
-    w, _ = data.weights(options.get("weights"))
-    _, pi = K.gwet_expected(data.nik, w, enc.group, enc.n_groups)
-    item = V.gwet_item_expected(data.nik, w, pi, enc.group)
-    return _linearised(data, options, parts, population, item, w)
+    return _pooled_variance(
+        data, options, parts, population, K.gwet_expected, V.gwet_item_expected
+    )
 
 
 def conger_variance(
