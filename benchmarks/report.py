@@ -190,6 +190,19 @@ def _interval_section(rows: Sequence[Row]) -> list[str]:
             *_table(header, body)]  # fmt: skip
 
 
+def _load_note(meta: dict[str, Any]) -> str:
+    load = meta.get("load")
+    if not load:
+        return ""
+    return (
+        f"1-minute load average of the machine at the start of the run {load['start']:.2f}, "
+        f"highest at a case's start {load['max']:.2f}, at the end {load['end']:.2f} "
+        f"({meta.get('cpus', '?')} CPUs; a load above the benchmark's own 1 means other "
+        "processes competed for the CPUs, which adds noise to the times but, with "
+        "round-robin rounds, less to the ratios).\n"
+    )
+
+
 def markdown(rows: Sequence[Row], meta: dict[str, Any]) -> str:
     """The results page: run facts, the main comparison, then the issue's targets."""
     versions = ", ".join(f"{k} {v}" for k, v in meta["versions"].items())
@@ -201,6 +214,7 @@ def markdown(rows: Sequence[Row], meta: dict[str, Any]) -> str:
         "",
         f"Versions: {versions}.",
         "",
+        _load_note(meta),
         "Times are wall-clock seconds of one call, end to end from the long frame; *median* and "
         "*min* over the timed rounds, which ran round-robin (each round calls every contender "
         "once, in turn). Ratios are median over median. Every contender's value was checked "

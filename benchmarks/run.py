@@ -108,7 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
 
+    loads = [os.getloadavg()[0]]
+
     def log(message: str) -> None:
+        loads.append(os.getloadavg()[0])
         print(f"[{time.perf_counter() - start:7.1f} s] {message}", file=sys.stderr, flush=True)
 
     rows: list[Row] = []
@@ -124,9 +127,11 @@ def main(argv: list[str] | None = None) -> int:
         "command": command,
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": _machine(),
+        "cpus": os.cpu_count(),
         "commit": _commit(),
         "versions": peer_versions(),
         "elapsed": elapsed,
+        "load": {"start": loads[0], "max": max(loads), "end": os.getloadavg()[0]},
         "seed": args.seed,
         "plot": "latest.png",
     }

@@ -99,6 +99,12 @@ def _rows(
     return rows
 
 
+def _expect(reference: Any, case: str, value: Any) -> None:
+    """A check for :class:`~timing.Entry`: ``value`` must agree with ``reference``."""
+    if not agree(value, reference):
+        raise Mismatch(f"{case}: got {value!r}, expected the floor's {reference!r}")
+
+
 def fill_ratios(rows: Iterable[Row]) -> None:
     """Each row's ``ratio``: its median over its baseline's median in the same case; and
     ``ratio_floor`` over the floor's, where the case has a floor."""
@@ -288,11 +294,6 @@ def bootstrap(cfg: Config, log: Log) -> list[Row]:
     rows[1].value = reference_se
     rows[1].note = f"1000 resamples; SE {reference_se:.5f} (analytic {analytic:.5f})"
     return rows
-
-
-def _expect(reference: Any, case: str, value: Any) -> None:
-    if not agree(value, reference):
-        raise Mismatch(f"{case}: got {value!r}, expected the floor's {reference!r}")
 
 
 # --------------------------------------------------------------------------- interval alpha
