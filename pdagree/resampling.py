@@ -37,6 +37,9 @@ __all__ = ["Replicates", "bootstrap_values", "scipy_bootstrap"]
 _CHUNK_ANNOTATIONS = 5_000_000
 #: Item sums: most floats per chunk in the count matrix ``C`` and in the sums ``T``.
 _CHUNK_FLOATS = 1 << 22
+#: With more groups than this, a resample's groups are summed by one product with a
+#: block-diagonal sparse ``S`` rather than one dense product per group.
+_LOOP_GROUPS = 32
 
 
 def _replica(enc: Encoded, pick: IntArray, group: IntArray, n_groups: int) -> Encoded:
@@ -134,6 +137,15 @@ class Replicates:
             per_item = definition.per_item
             self.per_item_options = {} if per_item is None else per_item(data, kwargs)
 
+    def _block_diagonal(self) -> Any:
+        """``S`` with the types of group ``g`` in columns ``g m .. (g + 1) m``, (n_types, G m):
+        the counts times it are every group's sums at once."""
+        coo = sp.coo_matrix(self.matrix)
+        type_group = np.repeat(np.arange(len(self.bounds) - 1), np.diff(self.bounds))
+        column = type_group[coo.row] * self.width + coo.col
+        shape = (self.matrix.shape[0], (len(self.bounds) - 1) * self.width)
+        return sp.csr_matrix((coo.data, (coo.row, column)), shape=shape)
+
     def units(self) -> IntArray:
         """What :func:`scipy.stats.bootstrap` resamples: each rated item's type (item sums),
         or its position in :attr:`rated`."""
@@ -217,6 +229,7 @@ class Replicates:
         n = len(order)
         chunk = min(n_resamples, self.rows_per_chunk(n, n_groups))
         kinds = None if self.sums is None else self.kind[order]
+        blocks = None if kinds is None or n_groups <= _LOOP_GROUPS else self._block_diagonal()
         out = np.empty((n_resamples, n_groups))
         done = 0
         while done < n_resamples:
@@ -225,9 +238,13 @@ class Replicates:
             slot = offsets[slot_group] + np.floor(u * sizes[slot_group]).astype(np.int64)
             if kinds is not None:
                 counts = self._counts(kinds[slot])
-                t = np.empty((size, n_groups, self.width))
-                for g in range(n_groups):
-                    t[:, g] = self._product(counts, int(self.bounds[g]), int(self.bounds[g + 1]))
+                if blocks is not None:
+                    t = np.asarray(counts @ blocks)
+                else:
+                    t = np.empty((size, n_groups, self.width))
+                    for g in range(n_groups):
+                        lo, hi = int(self.bounds[g]), int(self.bounds[g + 1])
+                        t[:, g] = self._product(counts, lo, hi)
                 value = self._finish(t.reshape(size * n_groups, self.width))
             else:
                 pick = self.rated[order[slot]]

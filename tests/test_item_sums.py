@@ -269,6 +269,21 @@ def test_too_wide_item_sums_fall_back_to_recomputation(monkeypatch: pytest.Monke
         np.testing.assert_array_equal(values, again)
 
 
+def test_many_groups_give_the_same_replicates(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Above _LOOP_GROUPS groups, one product with a block-diagonal S sums every group.
+    data = ratings_frame(8).agree(by="site", categories=CATEGORIES)._data
+    cases = (("fleiss", {}), ("conger", {}), ("alpha", {"level": "ordinal"}))
+    for dense_columns in (item_sums_module.DENSE_COLUMNS, 0):  # then every S is sparse
+        for name, options in cases:
+            definition = REGISTRY[name]
+            looped = resampling.bootstrap_values(data, definition, options, 50, rng=6)
+            monkeypatch.setattr(item_sums_module, "DENSE_COLUMNS", dense_columns)
+            monkeypatch.setattr(resampling, "_LOOP_GROUPS", 1)
+            blocks = resampling.bootstrap_values(data, definition, options, 50, rng=6)
+            monkeypatch.undo()
+            np.testing.assert_allclose(blocks, looped, rtol=1e-12, atol=1e-14)
+
+
 def test_chunks_do_not_change_the_replicates(monkeypatch: pytest.MonkeyPatch) -> None:
     # The draws are the same whatever the chunk size, so are the replicates.
     data = ratings_frame(7).agree(by="site", categories=CATEGORIES)._data
