@@ -70,7 +70,7 @@ def main() -> None:
     # Warm up: imports (scipy.stats) and first-call costs are not the bootstrap's.
     small = frame(50, 3).agree(**keys)
     small.fleiss().standard_error(method="bootstrap", n_resamples=20, rng=0)
-    plain = best(lambda: long.agree(**keys).fleiss(), repeat=5)
+    plain = best(lambda: long.agree(**keys).fleiss(), repeat=10)
     print(f"one plain fleiss() call at {len(long):,} annotations: {plain * 1e3:.1f} ms")
     print(f"standard_error(method='bootstrap', n_resamples={b}, rng=0):")
 

@@ -171,10 +171,12 @@ class Replicates:
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             return np.asarray(self.sums.finish(t), dtype=np.float64)
 
-    def _counts(self, kinds: IntArray) -> FloatArray:
-        """How often each item type appears in each row of ``kinds``, (rows, n_types)."""
+    def _counts(self, kinds: IntArray, owned: bool = False) -> FloatArray:
+        """How often each item type appears in each row of ``kinds``, (rows, n_types);
+        ``owned``: ``kinds`` may be overwritten."""
         rows, n_types = len(kinds), self.matrix.shape[0]
-        key = kinds + (np.arange(rows, dtype=np.int64) * n_types)[:, None]
+        first = (np.arange(rows, dtype=np.int64) * n_types)[:, None]
+        key = np.add(kinds, first, out=kinds if owned else None)
         counts = np.bincount(key.ravel(), minlength=rows * n_types)
         return counts.reshape(rows, n_types).astype(np.float64)
 
@@ -227,6 +229,7 @@ class Replicates:
         offsets = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.int64)
         slot_group = grp[order]
         n = len(order)
+        slot_offset, slot_size = offsets[slot_group], sizes[slot_group].astype(np.float64)
         chunk = min(n_resamples, self.rows_per_chunk(n, n_groups))
         kinds = None if self.sums is None else self.kind[order]
         blocks = None if kinds is None or n_groups <= _LOOP_GROUPS else self._block_diagonal()
@@ -235,9 +238,12 @@ class Replicates:
         while done < n_resamples:
             size = min(chunk, n_resamples - done)
             u = gen.random((size, n))
-            slot = offsets[slot_group] + np.floor(u * sizes[slot_group]).astype(np.int64)
+            u *= slot_size
+            slot = u.astype(np.int64)  # floor(u * size): u * size >= 0
+            slot += slot_offset
+            del u
             if kinds is not None:
-                counts = self._counts(kinds[slot])
+                counts = self._counts(kinds[slot], owned=True)
                 if blocks is not None:
                     t = np.asarray(counts @ blocks)
                 else:
