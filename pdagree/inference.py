@@ -17,17 +17,13 @@ Three methods:
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
-import pandas as pd
 
-from ._encode import Encoded
-from ._typing import FloatArray, IntArray
+from ._typing import FloatArray
 from ._warnings import warn
 from .definitions import (
-    Components,
     Definition,
     RatingData,
     compute,
@@ -35,13 +31,13 @@ from .definitions import (
     per_category_set,
     scatter_arrays,
 )
+from .resampling import bootstrap_values, scipy_bootstrap
 
 __all__ = ["INTERVAL_METHODS", "ConfidenceInterval", "summarise"]
 
 Method = Literal["auto", "analytic", "large-sample", "bootstrap"]
 INTERVAL_METHODS = ("auto", "analytic", "large-sample", "bootstrap")
 _DEFAULT_RESAMPLES = 2000
-_CHUNK_ANNOTATIONS = 5_000_000
 
 
 class ConfidenceInterval(NamedTuple):
@@ -172,158 +168,6 @@ def _check_sample_within_population(n: FloatArray, population: float) -> None:
             f"({int(n.max())}); got {population!r}. N counts the items the sample was "
             "drawn from."
         )
-
-
-# ---------------------------------------------------------------------------- bootstrap
-
-
-def _replica(enc: Encoded, pick: IntArray, group: IntArray, n_groups: int) -> Encoded:
-    """The items ``pick`` of ``enc`` (repeats allowed) as a new encoding, item ``j`` of it in
-    group ``group[j]``: bootstrap and jackknife replicates become groups of one ``by=`` call."""
-    n_ann_item = np.bincount(enc.item, minlength=enc.n_items)
-    by_item = np.argsort(enc.item, kind="stable")
-    starts = np.r_[0, np.cumsum(n_ann_item)[:-1]]
-    counts = n_ann_item[pick]
-    total = int(counts.sum())
-    first = np.repeat(starts[pick] - np.r_[0, np.cumsum(counts)[:-1]], counts)
-    ann = by_item[first + np.arange(total)]
-    return Encoded(
-        layout=enc.layout,
-        items=pd.RangeIndex(len(pick)),
-        raters=enc.raters,
-        categories=enc.categories,
-        item=np.repeat(np.arange(len(pick), dtype=np.int64), counts),
-        rater=None if enc.rater is None else enc.rater[ann],
-        code=enc.code[ann],
-        weight=enc.weight[ann],
-        group=group.astype(np.int64),
-        groups=pd.RangeIndex(n_groups),
-        by=enc.by,
-        ordered=enc.ordered,
-    )
-
-
-class _Replicates:
-    """Evaluates one coefficient on many item resamples in one batched call per chunk."""
-
-    def __init__(self, data: RatingData, definition: Definition, kwargs: dict[str, Any]) -> None:
-        self.data = data
-        self.definition = definition
-        self.kwargs = kwargs
-        enc = data.enc
-        n_ann_item = np.bincount(enc.item, minlength=enc.n_items)
-        #: items with at least one rating: the units that are resampled
-        self.rated = np.flatnonzero(n_ann_item > 0)
-        self.per_item = max(float(n_ann_item[self.rated].mean()), 1.0) if self.rated.size else 1.0
-        # Options with one value per item (SPA's own weights) follow their items.
-        per_item = definition.per_item
-        self.per_item_options = {} if per_item is None else per_item(data, kwargs)
-
-    def rows_per_chunk(self, row_length: int) -> int:
-        return max(1, int(_CHUNK_ANNOTATIONS // max(row_length * self.per_item, 1.0)))
-
-    def values(self, pick: IntArray, group: IntArray, n_groups: int) -> FloatArray:
-        """The coefficient on replica groups: ``pick`` items, ``group`` their replica."""
-        # Replicates keep their source group's categories.
-        mask = self.data.category_mask
-        if mask is not None:
-            mask = mask[np.arange(n_groups) % self.data.enc.n_groups]
-        replica = RatingData(_replica(self.data.enc, pick, group, n_groups), category_mask=mask)
-        call = {**self.kwargs, **{k: v[pick] for k, v in self.per_item_options.items()}}
-        parts: Components = compute(self.definition, replica, call)
-        return parts.value
-
-    def statistic(self, sample: FloatArray, axis: int = -1) -> FloatArray:
-        """For :func:`scipy.stats.bootstrap` (``vectorized=True``): each slice along ``axis``
-        of ``sample`` holds item codes; returns the coefficient of each slice."""
-        items = np.moveaxis(np.asarray(sample), axis, -1).astype(np.int64)
-        shape, m = items.shape[:-1], items.shape[-1]
-        rows = items.reshape(-1, m)
-        out = np.empty(len(rows))
-        step = self.rows_per_chunk(m)
-        for lo in range(0, len(rows), step):
-            block = rows[lo : lo + step]
-            b = len(block)
-            group = np.repeat(np.arange(b, dtype=np.int64), m)
-            out[lo : lo + b] = self.values(block.ravel(), group, b)
-        return out.reshape(shape)
-
-
-def bootstrap_values(
-    data: RatingData,
-    definition: Definition,
-    kwargs: dict[str, Any],
-    n_resamples: int,
-    rng: np.random.Generator | int | None,
-) -> FloatArray:
-    """Replicate values resampling items within each group, shape (n_resamples, n_groups).
-
-    Replicate ``b`` of group ``g`` is group ``b * n_groups + g`` of one batched call (in
-    chunks that bound memory); :func:`scipy.stats.bootstrap` cannot resample groups of
-    different sizes in one vectorised call, hence this resampler for ``by=``.
-    """
-    gen = np.random.default_rng(rng)
-    enc = data.enc
-    reps = _Replicates(data, definition, kwargs)
-    grp = enc.group[reps.rated]
-    order = reps.rated[np.argsort(grp, kind="stable")]
-    sizes = np.bincount(grp, minlength=enc.n_groups)
-    offsets = np.r_[0, np.cumsum(sizes)[:-1]]
-    slot_group = enc.group[order]
-    chunk = min(n_resamples, reps.rows_per_chunk(len(order)))
-    out = []
-    done = 0
-    while done < n_resamples:
-        size = min(chunk, n_resamples - done)
-        u = gen.random((size, len(order)))
-        pick = order[offsets[slot_group] + np.floor(u * sizes[slot_group]).astype(np.int64)]
-        group = np.arange(size)[:, None] * enc.n_groups + slot_group[None, :]
-        value = reps.values(pick.ravel(), group.ravel(), size * enc.n_groups)
-        out.append(value.reshape(size, enc.n_groups))
-        done += size
-    return np.concatenate(out, axis=0)
-
-
-def scipy_bootstrap(
-    data: RatingData,
-    definition: Definition,
-    kwargs: dict[str, Any],
-    *,
-    confidence_level: float,
-    n_resamples: int,
-    rng: np.random.Generator | int | None,
-    interval: str,
-) -> tuple[float, float, float, FloatArray]:
-    """Standard error and interval of an ungrouped coefficient by
-    :func:`scipy.stats.bootstrap` (``vectorized=True``) over the rated items, every batch of
-    resamples (and the jackknife of ``"BCa"``) being one batched kernel call."""
-    from scipy import stats
-
-    reps = _Replicates(data, definition, kwargs)
-    n = len(reps.rated)
-    if n < 2 or n_resamples < 2:  # no spread to estimate (as for the grouped resampler)
-        return np.nan, np.nan, np.nan, np.full((0, 1), np.nan)
-    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-        # scipy warns when replicates are degenerate (nan, or all equal); the nan interval
-        # it then returns is the answer, and the coefficient itself has already warned.
-        warnings.simplefilter("ignore", RuntimeWarning)
-        warnings.simplefilter("ignore", getattr(stats, "DegenerateDataWarning", RuntimeWarning))
-        res = stats.bootstrap(
-            (reps.rated.astype(np.float64),),
-            reps.statistic,
-            vectorized=True,
-            n_resamples=n_resamples,
-            batch=reps.rows_per_chunk(n),
-            confidence_level=confidence_level,
-            method=interval,
-            rng=np.random.default_rng(rng),
-        )
-    return (
-        float(res.standard_error),
-        float(res.confidence_interval.low),
-        float(res.confidence_interval.high),
-        np.asarray(res.bootstrap_distribution, dtype=np.float64).reshape(-1, 1),
-    )
 
 
 # ---------------------------------------------------------------------------- summaries

@@ -523,6 +523,31 @@ def test_alpha_components(data: Data, metric: str, budget: int) -> None:
             close(a[g], b[0])
 
 
+@pytest.mark.parametrize("metric", list(alpha_metrics()))
+@pytest.mark.parametrize("budget", [alpha.DEFAULT_BUDGET, 5])
+def test_item_disagreement(data: Data, metric: str, budget: int) -> None:
+    # Each item's term, computed with every group at once, is its term within its group
+    # alone; the terms of a group sum to its numerator of D_o (D_o times n).
+    m = alpha_metrics()[metric]
+    weight = np.ones(len(data.item))
+    pv = alpha.pairable_values(
+        data.item, data.code, weight, data.group, data.n_groups, N_CATEGORIES
+    )
+    out = alpha.item_disagreement(pv, m, budget)
+    parts = alpha.alpha_components(
+        data.item, data.code, weight, data.group, data.n_groups, N_CATEGORIES, m, budget
+    )
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        pv_g = alpha.pairable_values(
+            alone.item, alone.code, np.ones(len(alone.item)), alone.group, 1, N_CATEGORIES
+        )
+        close(out[data.items_of(g)], alpha.item_disagreement(pv_g, m, budget))
+        if parts.n_values[g] > 0:
+            total = parts.observed_disagreement[g] * parts.n_values[g]
+            close(out[data.items_of(g)].sum(), total)
+
+
 def test_alpha_components_long_segments() -> None:
     # More distinct values per item and per group than the pairwise sums pair row by row.
     rng = np.random.default_rng(5)
@@ -639,6 +664,7 @@ COVERED: dict[str, str] = {
     "spa.scheme_weights": "test_scheme_weights_elementwise",
     "spa.spa_components": "test_spa_components",
     "alpha.alpha_components": "test_alpha_components",
+    "alpha.item_disagreement": "test_item_disagreement",
     "alpha.pairable_values": "test_pairable_values_and_midranks",
     "alpha.midranks": "test_pairable_values_and_midranks",
     "alpha.alpha_from_disagreement": "test_alpha_from_disagreement_elementwise",

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._typing import FloatArray
 from .data import RatingData
 
-__all__ = ["Components", "Definition"]
+__all__ = ["Components", "Definition", "ItemSums"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,6 +60,35 @@ LargeSample = Callable[[RatingData, dict[str, Any]], tuple[Any, Any, Any, Any]]
 PerItem = Callable[[RatingData, dict[str, Any]], dict[str, FloatArray]]
 
 
+class ItemSums(NamedTuple):
+    """A coefficient as a function of sums of per-item rows, for the item bootstrap.
+
+    Attributes
+    ----------
+    matrix
+        ``S``, one row per item, shape (n_items, m): a float array or a
+        :mod:`scipy.sparse` matrix. Rows of items without ratings are never summed.
+    finish
+        ``finish(T) -> values``: ``T`` has shape (n, m), each row a sum of rows of ``S``
+        over a set of items (with multiplicity, as a bootstrap resample draws them), and
+        the result, shape (n,), holds the coefficient of each set. Summing the rows of
+        each ``by=`` group gives what ``compute`` gives (up to rounding); ``finish`` never
+        warns (nan where the coefficient is undefined).
+    row_floats
+        Floats ``finish`` allocates per row of ``T`` beyond ``T`` itself (e.g. a (K, K)
+        table per row), so that chunks of resamples bound memory.
+    """
+
+    matrix: Any
+    finish: Callable[[FloatArray], FloatArray]
+    row_floats: int = 0
+
+
+#: ``item_sums(data, options) -> ItemSums | None``: ``None`` where these data or options have
+#: no compact per-item form (too many columns); the bootstrap then recomputes the definition.
+ItemSumsOf = Callable[[RatingData, dict[str, Any]], ItemSums | None]
+
+
 @dataclass(frozen=True, eq=False)
 class Definition:
     """A coefficient as the registry knows it.
@@ -89,6 +118,10 @@ class Definition:
         ``None``.
     per_item
         Options that follow their items into bootstrap replicates, or ``None``.
+    item_sums
+        The coefficient as a function of sums of per-item rows (:class:`ItemSums`), which
+        the item bootstrap resamples in O(resamples x items x m) instead of recomputing
+        the definition on every resample; ``None`` to recompute it.
     in_report
         Listed by :meth:`pdagree.Ratings.report` where it applies.
     """
@@ -104,6 +137,7 @@ class Definition:
     analytic_applies: Callable[[RatingData, dict[str, Any]], bool] | None = None
     large_sample: LargeSample | None = None
     per_item: PerItem | None = None
+    item_sums: ItemSumsOf | None = None
     in_report: bool = True
 
     def applies_to(self, data: RatingData) -> bool:
