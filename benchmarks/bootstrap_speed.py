@@ -66,9 +66,16 @@ def main() -> None:
     numeric = frame(10_000, 10, numeric=True)
     two = long[long["rater"].isin(["r0", "r1"])]
     pair = frame(50_000, 2)
-    keys = {"item": "item", "rater": "rater", "label": "label"}
+    keys: dict[str, Any] = {"item": "item", "rater": "rater", "label": "label"}
+
+    def keys_for(df: pd.DataFrame) -> dict[str, Any]:
+        """Text labels declare their order (ordinal alpha and weights need one)."""
+        if pd.api.types.is_numeric_dtype(df["label"]):
+            return keys
+        return {**keys, "categories": sorted(df["label"].dropna().unique())}
+
     # Warm up: imports (scipy.stats) and first-call costs are not the bootstrap's.
-    small = frame(50, 3).agree(**keys)
+    small = frame(50, 3).agree(**keys_for(frame(50, 3)))
     small.fleiss().standard_error(method="bootstrap", n_resamples=20, rng=0)
     plain = best(lambda: long.agree(**keys).fleiss(), repeat=10)
     print(f"one plain fleiss() call at {len(long):,} annotations: {plain * 1e3:.1f} ms")
@@ -96,7 +103,7 @@ def main() -> None:
         ("spa[inv_var_class]", long, "spa", {"weights": "inv_var_class"}),
     ]
     for label, df, name, options in cases:
-        ratings = df.agree(**keys)
+        ratings = df.agree(**keys_for(df))
         result = getattr(ratings, name)(**options)
         seconds = best(
             lambda result=result: result.standard_error(method="bootstrap", n_resamples=b, rng=0),
@@ -106,7 +113,7 @@ def main() -> None:
 
     if args.by:
         print(f"by='site' (4 groups), <name>(confidence_level=0.95, method='bootstrap', {b}):")
-        grouped = long.agree(by="site", **keys)
+        grouped = long.agree(by="site", **keys_for(long))
         for name in ("fleiss", "conger", "alpha"):
             method = getattr(grouped, name)
             seconds = best(
