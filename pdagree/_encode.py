@@ -16,10 +16,12 @@ from typing import Any, Literal, cast
 import numpy as np
 import pandas as pd
 
+from ._factorize import compact_keys, duplicated_keys, factorize_sorted
 from ._labels import (
     DtypeCategories,
     categories_of,
     dtype_categories,
+    encode_label_column,
     encode_labels,
     label_numbers,
 )
@@ -209,7 +211,7 @@ def _factorize_columns(frame: pd.DataFrame, cols: list[Hashable]) -> tuple[IntAr
     levels: list[pd.Index] = []
     for col in cols:  # over key columns, not rows
         try:
-            codes, uniques = pd.factorize(frame[col], sort=True)
+            codes, uniques = factorize_sorted(frame[col])
         except TypeError:  # mixed types that cannot be ordered: first-seen order
             codes, uniques = pd.factorize(frame[col], sort=False)
         level_codes.append(np.asarray(codes, dtype=np.int64))
@@ -224,16 +226,17 @@ def _factorize_columns(frame: pd.DataFrame, cols: list[Hashable]) -> tuple[IntAr
         keys.names = cols
         return np.asarray(codes, dtype=np.int64), keys
     key = np.zeros(len(frame), dtype=np.int64)
-    for codes, size in zip(level_codes, sizes, strict=True):
+    for codes, size in zip(level_codes[:-1], sizes[:-1], strict=True):
         key = key * size + codes
-    unique_keys, inverse = np.unique(key, return_inverse=True)
+    total = int(np.prod(np.asarray(sizes, dtype=np.int64)))
+    unique_keys, inverse = compact_keys(key, level_codes[-1], sizes[-1], total)
     out: list[IntArray] = []
     rest = unique_keys
     for size in reversed(sizes):
         rest, code = np.divmod(rest, size)
         out.append(code)
     index = pd.MultiIndex(levels=cast(Any, levels), codes=cast(Any, out[::-1]), names=cols)
-    return np.asarray(inverse, dtype=np.int64).ravel(), index
+    return inverse, index
 
 
 def _check_frame(df: object) -> pd.DataFrame:
@@ -370,9 +373,8 @@ def _encode_long(
         )
     sub = df.loc[keep, [*by, item, rater]] if not keep.all() else df[[*by, item, rater]]
     from_dtype = dtype_categories([labels])
-    values = labels.to_numpy(dtype=object)[keep]
-    code, cats, ordered = encode_labels(
-        values, categories, from_dtype, f"`label` column {label!r}"
+    code, cats, ordered = encode_label_column(
+        labels, keep, categories, from_dtype, f"`label` column {label!r}"
     )
 
     # Item identity is (group keys..., item): items are analysed within their group.
@@ -387,9 +389,8 @@ def _encode_long(
     item_code = np.asarray(item_code, dtype=np.int64)
     rater_code = np.asarray(rater_code, dtype=np.int64)
     pair = item_code * n_raters + rater_code
-    uniq_pairs, counts = np.unique(pair, return_counts=True)
-    if (counts > 1).any():
-        dup = uniq_pairs[counts > 1]
+    dup = duplicated_keys(pair, len(items) * n_raters)
+    if len(dup):
         shown = list(
             zip(items[dup // n_raters].tolist(), raters[dup % n_raters].tolist(), strict=True)
         )

@@ -27,12 +27,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._typing import FloatArray, IntArray
+from ._typing import BoolArray, FloatArray, IntArray
 
 __all__ = [
     "DtypeCategories",
     "categories_of",
     "dtype_categories",
+    "encode_label_column",
     "encode_labels",
     "label_numbers",
 ]
@@ -235,6 +236,72 @@ def encode_labels(
     """Codes of ``values`` (no missing values among them), the categories, and whether their
     order is declared."""
     local, uniques = _factorize_labels(values, where)
+    return _encode_uniques(local, uniques, declared, from_dtype)
+
+
+def encode_label_column(
+    labels: pd.Series,
+    keep: BoolArray,
+    declared: Sequence[Hashable] | None,
+    from_dtype: DtypeCategories | None,
+    where: str,
+) -> tuple[IntArray, pd.Index, bool]:
+    """:func:`encode_labels` of ``labels.to_numpy(dtype=object)[keep]`` (``keep``: the labels
+    present): the same codes, categories and order, without a Python object per annotation
+    for text, Categorical and numeric columns.
+
+    >>> codes, cats, ordered = encode_label_column(
+    ...     pd.Series([2.5, None, 1.0, 2.5]), np.array([True, False, True, True]), None, None, "x"
+    ... )
+    >>> codes.tolist(), cats.tolist(), ordered
+    ([1, 0, 1], [1.0, 2.5], True)
+    """
+    dtype = labels.dtype
+    every = bool(keep.all())
+    if declared is None and from_dtype is None and _plain_numbers(dtype):
+        x = labels.to_numpy()
+        numbers = _encode_numbers(x if every else x[keep])
+        if numbers is not None:
+            return numbers
+    if isinstance(dtype, (pd.StringDtype, pd.CategoricalDtype)):
+        codes, uniques = pd.factorize(labels)  # one hash pass; missing labels get -1
+        local = np.asarray(codes, dtype=np.int64)
+        # The uniques as the object path has them (Python objects, dtype inferred).
+        labelled = pd.Index(np.asarray(uniques, dtype=object))
+        return _encode_uniques(local if every else local[keep], labelled, declared, from_dtype)
+    return encode_labels(labels.to_numpy(dtype=object)[keep], declared, from_dtype, where)
+
+
+def _plain_numbers(dtype: Any) -> bool:
+    """A NumPy integer or float dtype (booleans are labels, not numbers)."""
+    return isinstance(dtype, np.dtype) and dtype.kind in "iuf"
+
+
+def _encode_numbers(x: np.ndarray[Any, Any]) -> tuple[IntArray, pd.Index, bool] | None:
+    """Codes and categories of numbers, ordered by value (rule 4) with one sort: what
+    :func:`encode_labels` gives for them; ``None`` for integers beyond 2**53, which two
+    labels might share as one float (the general path says so)."""
+    if x.size == 0:
+        return None
+    if x.dtype.kind in "iu" and (int(x.min()) < -(2**53) or int(x.max()) > 2**53):
+        return None
+    numbers, code = np.unique(x, return_inverse=True)
+    if x.dtype.kind == "f":
+        zero = np.flatnonzero(numbers == 0)
+        if zero.size:  # 0.0 and -0.0 are one label, written as first seen
+            numbers[zero[0]] = x[int(np.argmax(x == 0))]
+    cats = pd.Index(numbers.astype(object), dtype=object)
+    return np.asarray(code, dtype=np.int64).ravel(), cats, True
+
+
+def _encode_uniques(
+    local: IntArray,
+    uniques: pd.Index,
+    declared: Sequence[Hashable] | None,
+    from_dtype: DtypeCategories | None,
+) -> tuple[IntArray, pd.Index, bool]:
+    """Codes, categories and order from the first-seen ``uniques`` and the codes ``local``
+    into them."""
     cats, ordered = categories_of(uniques, declared, from_dtype)
     lookup = cats.get_indexer(uniques)
     if (lookup < 0).any():

@@ -45,15 +45,21 @@ def chance_corrected(observed: FloatArray, expected: FloatArray) -> FloatArray:
     return np.where(undefined, np.nan, (observed - expected) / safe)
 
 
+def _row_sums(x: FloatArray) -> FloatArray:
+    """Sums over the last axis: ``x.sum(axis=-1)``, several times faster for the few
+    categories of a count table (NumPy reduces a short last axis slowly)."""
+    return as_float(np.einsum("...k->...", x))
+
+
 def item_agreement(nik: FloatArray, weights: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Per-item rating count ``r_i`` and pairwise agreement ``a_i``.
 
     ``a_i = sum_k n_ik (sum_l w_kl n_il - 1) / (r_i (r_i - 1))``: the weighted proportion of
     agreeing ordered pairs of ratings (Artstein & Poesio's agr_i); nan where ``r_i < 2``.
     """
-    r = nik.sum(axis=-1)
+    r = _row_sums(nik)
     pairs = r * (r - 1.0)
-    agreeing = (nik * (nik @ weights.T - 1.0)).sum(axis=-1)
+    agreeing = np.einsum("...k,...k->...", nik, nik @ weights.T - 1.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         a = np.where(r >= 2, agreeing / np.where(r >= 2, pairs, 1.0), np.nan)
     return r, a
@@ -89,7 +95,7 @@ def fleiss_expected(
     generalisation to incomplete designs; for complete designs it is the pooled proportion
     ``P(k)`` of Artstein & Poesio).
     """
-    r = nik.sum(axis=-1)
+    r = _row_sums(nik)
     rated = r >= 1
     share = np.where(rated[:, None], nik / np.where(rated, r, 1.0)[:, None], 0.0)
     n_rated = np.bincount(group, weights=rated.astype(np.float64), minlength=n_groups)

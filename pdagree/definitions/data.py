@@ -15,6 +15,7 @@ import pandas as pd
 
 from .. import _counts
 from .._encode import Encoded
+from .._factorize import distinct_keys
 from .._kernels import agreement as K
 from .._kernels import sparse as KS
 from .._typing import BoolArray, FloatArray, IntArray
@@ -212,7 +213,8 @@ class RatingData:
         if enc.raters is None or enc.rater is None:
             return _group_max(self.nik.sum(axis=1), enc.group, enc.n_groups)
         # Distinct (group, rater) pairs: O(annotations), no (G, R, K) tensor needed.
-        pairs = np.unique(enc.group[enc.item] * enc.n_raters + enc.rater)
+        key = enc.rater if enc.groups is None else enc.group[enc.item] * enc.n_raters + enc.rater
+        pairs = distinct_keys(key, enc.n_groups * enc.n_raters)
         counts = np.bincount(pairs // enc.n_raters, minlength=enc.n_groups)
         return counts.astype(np.float64)
 

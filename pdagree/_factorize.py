@@ -1,0 +1,145 @@
+"""Codes of key columns with as few passes over the annotations as possible.
+
+Part of the encoding layer (:mod:`pdagree._encode`). Each function returns exactly what the
+plain pandas or NumPy call named in its docstring returns, only faster on the columns that
+annotation exports hold (integer ids, a handful of text labels, millions of rows):
+
+- integer ids whose range is not much larger than their number are compacted with one
+  scatter and a cumulative sum over the range (no hash table, no sort);
+- other values are hashed once (``pd.factorize``) and only the *uniques* are sorted;
+- combined integer keys are deduplicated with ``np.bincount`` when their range is small,
+  and through the nesting of items in groups otherwise, before falling back to a sort.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._typing import IntArray
+
+__all__ = ["compact_keys", "distinct_keys", "duplicated_keys", "factorize_sorted"]
+
+#: A range of integer keys up to ``SPAN_FACTOR`` times the number of rows (plus
+#: ``SPAN_SLACK``) is counted densely: its count array costs at most a few times the codes.
+SPAN_FACTOR = 4
+SPAN_SLACK = 1 << 20
+
+
+def _dense(span: int, n: int) -> bool:
+    return span <= SPAN_FACTOR * n + SPAN_SLACK
+
+
+def _integer_values(values: Any) -> np.ndarray[Any, Any] | None:
+    """The values as a NumPy integer array when they are one (no missing values possible)."""
+    dtype = getattr(values, "dtype", None)
+    if not isinstance(dtype, np.dtype) or dtype.kind not in "iu" or dtype.itemsize > 8:
+        return None
+    return np.asarray(values)
+
+
+def _factorize_range(x: np.ndarray[Any, Any]) -> tuple[IntArray, pd.Index] | None:
+    """Sorted codes and uniques of integers spanning a small range, else ``None``."""
+    if x.size == 0:
+        return None
+    lo, hi = int(x.min()), int(x.max())
+    if hi >= 2**63 or not _dense(hi - lo + 1, x.size):
+        return None
+    shifted = x.astype(np.int64, copy=False) - lo
+    present = np.zeros(hi - lo + 1, dtype=bool)
+    present[shifted] = True
+    rank = np.cumsum(present, dtype=np.int64) - 1
+    uniques = (np.flatnonzero(present) + lo).astype(x.dtype)
+    return rank[shifted], pd.Index(uniques)
+
+
+def factorize_sorted(values: pd.Series | pd.Index) -> tuple[IntArray, pd.Index]:
+    """``pd.factorize(values, sort=True)``: codes (int64, -1 for missing) and the sorted
+    uniques as an Index.
+
+    Where the uniques cannot be ordered, the TypeError of ``pd.factorize(..., sort=True)``
+    is raised, as pandas raises it.
+
+    >>> codes, uniques = factorize_sorted(pd.Series([30, 10, 30, 20]))
+    >>> codes.tolist(), uniques.tolist()
+    ([2, 0, 2, 1], [10, 20, 30])
+    >>> codes, uniques = factorize_sorted(pd.Series(["b", "a", None, "b"]))
+    >>> codes.tolist(), uniques.tolist()
+    ([1, 0, -1, 1], ['a', 'b'])
+    """
+    x = _integer_values(values)
+    if x is not None:
+        dense = _factorize_range(x)
+        if dense is not None:
+            return dense
+    codes, uniques = pd.factorize(values)
+    codes = np.asarray(codes, dtype=np.int64)
+    if len(uniques) < 2:
+        return codes, pd.Index(uniques)
+    # Sorting only the uniques gives the same order (pandas' safe_sort) as sort=True.
+    position, ordered = pd.factorize(uniques, sort=True)
+    position = np.asarray(position, dtype=np.int64)
+    if (codes < 0).any():
+        return np.where(codes >= 0, position[codes], -1), pd.Index(ordered)
+    return position[codes], pd.Index(ordered)
+
+
+def distinct_keys(key: IntArray, size: int) -> IntArray:
+    """``np.unique(key)`` for non-negative integer keys below ``size``.
+
+    >>> distinct_keys(np.array([5, 1, 5, 2]), 8).tolist()
+    [1, 2, 5]
+    """
+    if _dense(size, key.size):
+        present = np.zeros(size, dtype=bool)
+        present[key] = True
+        return np.flatnonzero(present).astype(np.int64)
+    return np.unique(key).astype(np.int64)
+
+
+def duplicated_keys(key: IntArray, size: int) -> IntArray:
+    """The distinct values of ``key`` (non-negative, below ``size``) that occur more than
+    once, sorted: ``np.unique(key, return_counts=True)`` filtered to counts above 1.
+
+    >>> duplicated_keys(np.array([5, 1, 5, 2, 1, 7]), 8).tolist()
+    [1, 5]
+    """
+    if _dense(size, key.size):
+        counts = np.bincount(key, minlength=size)
+        return np.flatnonzero(counts > 1).astype(np.int64)
+    uniq, counts = np.unique(key, return_counts=True)
+    return np.asarray(uniq[counts > 1], dtype=np.int64)
+
+
+def compact_keys(
+    prefix: IntArray, last: IntArray, n_last: int, size: int
+) -> tuple[IntArray, IntArray]:
+    """``np.unique(prefix * n_last + last, return_inverse=True)``: the sorted distinct
+    combined keys and each row's position among them.
+
+    ``prefix`` codes the leading key columns (below ``size // n_last``), ``last`` the last one
+    (codes ``0 .. n_last - 1``, every one present). Items nested in groups (each ``last``
+    code with one ``prefix``) need no pass beyond a scatter and a sort of the ``n_last``
+    codes.
+
+    >>> keys, inverse = compact_keys(np.array([1, 0, 1]), np.array([0, 1, 0]), 2, 4)
+    >>> keys.tolist(), inverse.tolist()
+    ([1, 2], [1, 0, 1])
+    """
+    key = prefix * n_last + last
+    if _dense(size, key.size):
+        present = np.zeros(size, dtype=bool)
+        present[key] = True
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        return np.flatnonzero(present).astype(np.int64), rank[key]
+    owner = np.zeros(n_last, dtype=np.int64)
+    owner[last] = prefix
+    if bool((owner[last] == prefix).all()):  # each last code has one prefix
+        order = np.argsort(owner, kind="stable")  # by prefix, then by code
+        rank = np.empty(n_last, dtype=np.int64)
+        rank[order] = np.arange(n_last, dtype=np.int64)
+        return owner[order] * n_last + order, rank[last]
+    unique_keys, inverse = np.unique(key, return_inverse=True)
+    return unique_keys.astype(np.int64), np.asarray(inverse, dtype=np.int64).ravel()

@@ -1,0 +1,178 @@
+"""The fast encoding paths give exactly what the plain pandas and NumPy calls give.
+
+:mod:`pdagree._factorize` and :func:`pdagree._labels.encode_label_column` skip passes over the
+annotations (issue #13); each is checked here against the call it replaces, on the values
+where the two could differ (missing values, -0.0, infinities, integers beyond 2**53, mixed
+types, Categoricals, declared categories).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdagree._factorize import compact_keys, distinct_keys, duplicated_keys, factorize_sorted
+from pdagree._labels import dtype_categories, encode_label_column, encode_labels
+
+
+def _same_index(got: pd.Index, expected: pd.Index) -> None:
+    assert got.dtype == expected.dtype
+    assert got.equals(expected)
+    assert [type(v) for v in got] == [type(v) for v in expected]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=60),
+    st.sampled_from(["int64", "int32", "uint32", "int8"]),
+    st.booleans(),
+)
+def test_factorize_sorted_integers(values: list[int], dtype: str, small: bool) -> None:
+    values = [v % 50 for v in values] if small else values
+    series = pd.Series(values)
+    try:
+        series = series.astype(dtype)
+    except (OverflowError, ValueError):
+        return
+    if not (series.astype("int64") == pd.Series(values)).all():
+        return  # wrapped around in a narrow dtype
+    codes, uniques = factorize_sorted(series)
+    want_codes, want_uniques = pd.factorize(series, sort=True)
+    np.testing.assert_array_equal(codes, want_codes)
+    _same_index(uniques, pd.Index(want_uniques))
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["b", "a", None, "b", "c"],
+        ["x"],
+        [None, None],
+        [3.5, np.nan, -1.0, 3.5],
+        [2, "a", 1, "b"],
+        [True, False, True],
+        pd.Categorical(["z", "y", "z"], categories=["z", "y", "x"]),
+    ],
+)
+@pytest.mark.parametrize("dtype", [None, "str", "string", object])
+def test_factorize_sorted_other_values(values: list[object], dtype: object) -> None:
+    try:
+        series = pd.Series(values, dtype=dtype)
+    except (TypeError, ValueError):
+        return
+    try:
+        want_codes, want_uniques = pd.factorize(series, sort=True)
+    except TypeError:
+        with pytest.raises(TypeError):
+            factorize_sorted(series)
+        return
+    codes, uniques = factorize_sorted(series)
+    np.testing.assert_array_equal(codes, want_codes)
+    _same_index(uniques, pd.Index(want_uniques))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 6), st.integers(0, 9)), min_size=1, max_size=80),
+    st.booleans(),
+)
+def test_key_helpers_equal_numpy(rows: list[tuple[int, int]], wide: bool) -> None:
+    prefix = np.array([r[0] for r in rows], dtype=np.int64)
+    last_raw = np.array([r[1] for r in rows], dtype=np.int64)
+    last, _ = pd.factorize(last_raw, sort=True)  # every code present, as the encoder has it
+    last = last.astype(np.int64)
+    n_last = int(last.max()) + 1
+    n_prefix = 7 if not wide else 2**40  # a huge range: the sparse paths
+    size = n_prefix * n_last
+    key = prefix * n_last + last
+    keys, inverse = compact_keys(prefix, last, n_last, size)
+    want_keys, want_inverse = np.unique(key, return_inverse=True)
+    np.testing.assert_array_equal(keys, want_keys)
+    np.testing.assert_array_equal(inverse, want_inverse.ravel())
+    np.testing.assert_array_equal(distinct_keys(key, size), want_keys)
+    uniq, counts = np.unique(key, return_counts=True)
+    np.testing.assert_array_equal(duplicated_keys(key, size), uniq[counts > 1])
+
+
+def test_compact_keys_nested_items() -> None:
+    # Items nested in groups over a range too large to count densely.
+    group = np.array([5, 5, 2, 9, 2, 5], dtype=np.int64) * 10**12
+    item = np.array([3, 3, 0, 1, 2, 4], dtype=np.int64)
+    keys, inverse = compact_keys(group, item, 5, 10**13 * 5)
+    want_keys, want_inverse = np.unique(group * 5 + item, return_inverse=True)
+    np.testing.assert_array_equal(keys, want_keys)
+    np.testing.assert_array_equal(inverse, want_inverse.ravel())
+
+
+LABEL_COLUMNS = {
+    "text": pd.Series(["neg", "pos", None, "neu", "pos"], dtype="str"),
+    "text, python storage": pd.Series(["b", pd.NA, "a", "b"], dtype="string"),
+    "object text": pd.Series(["b", None, "a", "b"], dtype=object),
+    "floats": pd.Series([2.5, np.nan, 1.0, 2.5, np.inf, -3.0]),
+    "zero first": pd.Series([0.0, -0.0, 1.0, np.nan]),
+    "negative zero first": pd.Series([-0.0, 2.0, 0.0]),
+    "integers": pd.Series([3, 1, 2, 3, 10]),
+    "big integers": pd.Series([2**53, 2**53 + 1, 5], dtype="int64"),
+    "unsigned": pd.Series([3, 1, 3], dtype="uint8"),
+    "float32": pd.Series([0.1, 0.2, 0.1], dtype="float32"),
+    "booleans": pd.Series([True, False, True]),
+    "nullable integers": pd.Series([1, None, 3], dtype="Int64"),
+    "text numbers": pd.Series(["10", "2", "1", None], dtype="str"),
+    "categorical": pd.Series(pd.Categorical(["b", "a", None, "b"], categories=["b", "a", "c"])),
+    "ordered categorical": pd.Series(
+        pd.Categorical(["lo", "hi", "lo"], categories=["lo", "mid", "hi"], ordered=True)
+    ),
+    "numeric categorical": pd.Series(pd.Categorical([3, 1, 2, 1])),
+}
+
+
+@pytest.mark.parametrize("name", list(LABEL_COLUMNS))
+@pytest.mark.parametrize("declared", [None, "all"])
+def test_encode_label_column_equals_the_object_path(name: str, declared: str | None) -> None:
+    labels = LABEL_COLUMNS[name]
+    keep = labels.notna().to_numpy()
+    categories = None
+    if declared == "all":
+        categories = list(pd.unique(labels[keep]))[::-1]
+    from_dtype = dtype_categories([labels])
+    try:
+        want = encode_labels(labels.to_numpy(dtype=object)[keep], categories, from_dtype, "x")
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc), match=str(exc)[:40].replace("[", r"\[")):
+            encode_label_column(labels, keep, categories, from_dtype, "x")
+        return
+    codes, cats, ordered = encode_label_column(labels, keep, categories, from_dtype, "x")
+    np.testing.assert_array_equal(codes, want[0])
+    _same_index(cats, want[1])
+    assert [np.signbit(v) for v in cats if isinstance(v, float)] == [
+        np.signbit(v) for v in want[1] if isinstance(v, float)
+    ]
+    assert ordered == want[2]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.none(),
+            st.floats(allow_nan=False, width=64),
+            st.sampled_from([0.0, -0.0, 1.0, 2.5]),
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_encode_label_column_floats(values: list[float | None]) -> None:
+    labels = pd.Series(values, dtype="float64")
+    keep = labels.notna().to_numpy()
+    if not keep.any():
+        return
+    want = encode_labels(labels.to_numpy(dtype=object)[keep], None, None, "x")
+    codes, cats, ordered = encode_label_column(labels, keep, None, None, "x")
+    np.testing.assert_array_equal(codes, want[0])
+    _same_index(cats, want[1])
+    assert [np.signbit(v) for v in cats] == [np.signbit(v) for v in want[1]]
+    assert ordered == want[2]
