@@ -670,7 +670,51 @@ COVERED: dict[str, str] = {
     "alpha.alpha_from_disagreement": "test_alpha_from_disagreement_elementwise",
     "alpha.ratio_delta2": "test_delta2_elementwise",
     "alpha.matrix_delta2": "test_delta2_elementwise",
+    "alpha_sums.nominal_alpha_components": "test_alpha_sums_equal_alpha_components",
+    "alpha_sums.interval_alpha_components": "test_alpha_sums_equal_alpha_components",
 }
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_alpha_sums_equal_alpha_components(data: Data, weighted: bool) -> None:
+    # The moment-sum kernels give the general kernel's components, batch and alone.
+    from pdagree._kernels import alpha_sums
+
+    rng = np.random.default_rng(3)
+    weight = rng.integers(1, 4, len(data.item)).astype(float) if weighted else None
+    values = np.array([0.5, 2.0, -1.0, 7.25, 3.0])[:N_CATEGORIES]
+
+    def both(item: IntArray, code: IntArray, w: FloatArray, group: IntArray, n_groups: int):
+        nik = _counts.item_counts(item, code, w, len(group), N_CATEGORIES)
+        pairs = [
+            (
+                alpha_sums.nominal_alpha_components(nik, group, n_groups),
+                alpha.alpha_components(
+                    item, code, w, group, n_groups, N_CATEGORIES, alpha.Nominal()
+                ),
+            ),
+            (
+                alpha_sums.interval_alpha_components(item, values[code], w, group, n_groups),
+                alpha.alpha_components(
+                    item, code, w, group, n_groups, N_CATEGORIES, alpha.Interval(values)
+                ),
+            ),
+        ]
+        for got, want in pairs:
+            for a, b in zip(got, want, strict=True):
+                close(a, b)
+        return [got for got, _ in pairs]
+
+    w_all = np.ones(len(data.item)) if weight is None else weight
+    batch = both(data.item, data.code, w_all, data.group, data.n_groups)
+    for g in range(data.n_groups):  # batch equals loop
+        alone = data.alone(g)
+        keep = data.group[data.item] == g
+        w_g = np.ones(len(alone.item)) if weight is None else weight[keep]
+        alone_parts = both(alone.item, alone.code, w_g, alone.group, 1)
+        for out, out_g in zip(batch, alone_parts, strict=True):
+            for a, b in zip(out, out_g, strict=True):
+                close(a[g], b[0])
 
 
 def test_sparse_kernels_equal_dense(data: Data) -> None:

@@ -15,6 +15,7 @@ import pandas as pd
 
 from .._kernels import agreement as K
 from .._kernels import alpha as KA
+from .._kernels import alpha_sums as KS
 from .._kernels import variance as V
 from .._typing import FloatArray
 from ..levels import metric_for
@@ -151,9 +152,7 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
             f"alpha[weights={wlabel}]", K.chance_corrected(a_o, a_e), a_o, a_e, n_items=n2
         )
     metric, label = metric_for(level, enc.categories, enc.values, ordered=enc.ordered)
-    parts = KA.alpha_components(
-        enc.item, enc.code, enc.weight, enc.group, enc.n_groups, enc.n_categories, metric
-    )
+    parts = _components(data, metric)
     d_o, d_e = parts.observed_disagreement, parts.expected_disagreement
     # The agreement scale: distances over their largest value among the categories present,
     # so that alpha = (A_o - A_e) / (1 - A_e) with A_o = 1 - D_o / max and A_e = 1 - D_e / max.
@@ -172,6 +171,20 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
             "D_e": d_e,
             "max_delta2": parts.max_delta2,
         },
+    )
+
+
+def _components(data: RatingData, metric: KA.Metric) -> KA.AlphaComponents:
+    """The alpha kernel for ``metric``: moment sums where they suffice (nominal on the
+    dense count table, interval on the values), else the general pairable-value counts."""
+    enc = data.enc
+    if isinstance(metric, KA.Nominal) and not data.sparse:
+        return KS.nominal_alpha_components(data.nik, enc.group, enc.n_groups)
+    if isinstance(metric, KA.Interval):
+        x = metric.values[enc.code]
+        return KS.interval_alpha_components(enc.item, x, enc.weight, enc.group, enc.n_groups)
+    return KA.alpha_components(
+        enc.item, enc.code, enc.weight, enc.group, enc.n_groups, enc.n_categories, metric
     )
 
 
