@@ -111,7 +111,7 @@ def label(data: RatingData, parts: Components) -> Result:
             n_items=int(n_items[0]),
             n_raters=int(n_raters[0]),
             n_categories=enc.n_categories,
-            categories=tuple(enc.categories),
+            categories=tuple(enc.categories.tolist()),  # faster than iterating the Index
             **{k: v[0].item() for k, v in parts.extra.items()},
             **parts.members,
         )

@@ -176,3 +176,87 @@ def test_encode_label_column_floats(values: list[float | None]) -> None:
     _same_index(cats, want[1])
     assert [np.signbit(v) for v in cats] == [np.signbit(v) for v in want[1]]
     assert ordered == want[2]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.booleans())
+def test_category_set_split_equals_subset(seed: int, n_categories: int, weighted: bool) -> None:
+    # The one-sort split of by= groups by their set of categories gives, set by set, what
+    # RatingData.subset gives, in the order of np.unique(mask, axis=0).
+    from pdagree._encode import Encoded
+    from pdagree.definitions import RatingData
+    from pdagree.definitions.category_sets import _patterns, _subsets
+
+    rng = np.random.default_rng(seed)
+    n_groups, n_items = 7, 30
+    group = rng.integers(0, n_groups, n_items)
+    item = rng.integers(0, n_items, 120)
+    code = rng.integers(0, n_categories, 120)
+    enc = Encoded(
+        layout="long",
+        items=pd.Index(range(n_items)),
+        raters=pd.Index(["a", "b", "c"]),
+        categories=pd.Index(list("pqrstu")[:n_categories]),
+        item=item,
+        rater=rng.integers(0, 3, 120),
+        code=code,
+        weight=rng.integers(1, 3, 120).astype(float) if weighted else np.ones(120),
+        group=group,
+        groups=pd.Index([f"g{g}" for g in range(n_groups)]),
+        by=("g",),
+    )
+    data = RatingData(enc)
+    mask = np.zeros((n_groups, n_categories), dtype=bool)
+    mask[group[item], code] = True
+    want_patterns, want_inverse = np.unique(mask, axis=0, return_inverse=True)
+    patterns, inverse = _patterns(mask)
+    np.testing.assert_array_equal(patterns, want_patterns)
+    np.testing.assert_array_equal(inverse, want_inverse.ravel())
+    parts = list(_subsets(data, patterns, inverse))
+    assert len(parts) == len(patterns)
+    for p, (groups, items, sub) in enumerate(parts):
+        want_groups = np.flatnonzero(inverse == p)
+        np.testing.assert_array_equal(groups, want_groups)
+        want_sub, want_items = data.subset(want_groups, patterns[p])
+        np.testing.assert_array_equal(items, want_items)
+        a, b = sub.enc, want_sub.enc
+        for field in ("item", "rater", "code", "weight", "group"):
+            np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+        for field in ("items", "raters", "categories", "groups"):
+            assert getattr(a, field).equals(getattr(b, field))
+        assert (a.declared, a.ordered, a.by, a.layout) == (b.declared, b.ordered, b.by, b.layout)
+
+
+@pytest.mark.parametrize("name", ["observed", "fleiss", "scott", "cohen", "conger", "alpha"])
+@pytest.mark.parametrize("seed", range(3))
+def test_unused_categories_ignored_exactly(name: str, seed: int) -> None:
+    # Definitions that declare they ignore unused categories give, computed on all
+    # categories at once, exactly what the split per set of categories gives.
+    import pdagree  # noqa: F401  (the accessor)
+    from pdagree.definitions import get
+    from pdagree.definitions.category_sets import merge_components, per_category_set
+
+    rng = np.random.default_rng(seed)
+    n_raters = 2 if name in ("scott", "cohen") else 4
+    rows = []
+    for group in range(12):
+        labels = list("abcde")[: rng.integers(1, 6)]
+        for item in range(rng.integers(1, 5)):
+            for rater in range(n_raters):
+                if rng.random() < 0.85:
+                    rows.append((group, f"{group}-{item}", rater, rng.choice(labels)))
+    frame = pd.DataFrame(rows, columns=["g", "item", "rater", "label"])
+    data = frame.agree(item="item", rater="rater", label="label", by="g")._data
+    assert data.category_mask is not None
+    definition = get(name)
+    assert definition.ignores_unused_categories is not None
+    assert definition.ignores_unused_categories({"weights": None})
+    with np.errstate(all="ignore"):
+        whole = definition.compute(data)
+        split = per_category_set(
+            data, {}, lambda sub, o: definition.compute(sub, **o), merge_components
+        )
+    for field in ("value", "observed", "expected"):
+        np.testing.assert_allclose(
+            getattr(whole, field), getattr(split, field), rtol=1e-14, atol=1e-15
+        )

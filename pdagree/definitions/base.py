@@ -124,6 +124,11 @@ class Definition:
         the definition on every resample; ``None`` to recompute it.
     in_report
         Listed by :meth:`pdagree.Ratings.report` where it applies.
+    ignores_unused_categories
+        ``ignores_unused_categories(options)``: whether, with these options, a group's value
+        stays the same when categories it does not use are added (their counts are zero),
+        so that ``by=`` groups with categories of their own are computed in one call on all
+        categories instead of one call per set of categories; ``None``: never.
     """
 
     name: str
@@ -139,6 +144,7 @@ class Definition:
     per_item: PerItem | None = None
     item_sums: ItemSumsOf | None = None
     in_report: bool = True
+    ignores_unused_categories: Callable[[dict[str, Any]], bool] | None = None
 
     def applies_to(self, data: RatingData) -> bool:
         """Whether the coefficient is defined for ``data``'s layout and number of raters."""

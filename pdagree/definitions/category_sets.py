@@ -15,7 +15,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .._typing import IntArray
+from .._encode import Encoded
+from .._typing import BoolArray, IntArray
 from .base import Components, Definition
 from .data import RatingData
 
@@ -28,17 +29,76 @@ def _split(data: RatingData) -> Iterator[tuple[IntArray, IntArray, RatingData]] 
     mask = data.category_mask
     if mask is None:
         return None
-    patterns, inverse = np.unique(mask, axis=0, return_inverse=True)
-    inverse = inverse.ravel()
+    patterns, inverse = _patterns(mask)
 
     def parts() -> Iterator[tuple[IntArray, IntArray, RatingData]]:
         # One pass per distinct set of categories, each vectorised over its groups.
-        for p in range(len(patterns)):
-            groups = np.flatnonzero(inverse == p).astype(np.int64)
-            sub, items = data.subset(groups, patterns[p])
-            yield groups, items, sub
+        yield from _subsets(data, patterns, inverse)
 
     return parts()
+
+
+def _patterns(mask: BoolArray) -> tuple[BoolArray, IntArray]:
+    """``np.unique(mask, axis=0, return_inverse=True)``: the distinct rows of the (G, K) mask
+    in lexicographic order and each group's row; through one integer per row (the row's bits,
+    the first category most significant) when K <= 62, without sorting rows of bytes."""
+    k = mask.shape[1]
+    if k > 62:
+        patterns, inverse = np.unique(mask, axis=0, return_inverse=True)
+        return patterns, np.asarray(inverse, dtype=np.int64).ravel()
+    bits = np.left_shift(np.int64(1), np.arange(k - 1, -1, -1, dtype=np.int64))
+    row = mask.astype(np.int64) @ bits
+    _, first, inverse = np.unique(row, return_index=True, return_inverse=True)
+    return mask[first], np.asarray(inverse, dtype=np.int64).ravel()
+
+
+def _by_part(part: IntArray, n_parts: int) -> tuple[IntArray, IntArray, IntArray]:
+    """Positions sorted by part (stable: ascending within a part), where each part's run
+    begins and ends, and each position's rank within its part."""
+    small = part.astype(np.int16 if n_parts < 2**15 else np.int64)
+    order = np.argsort(small, kind="stable")  # a radix sort for small integers
+    bounds = np.searchsorted(part[order], np.arange(n_parts + 1))
+    rank = np.empty(len(part), dtype=np.int64)
+    rank[order] = np.arange(len(part), dtype=np.int64) - np.repeat(bounds[:-1], np.diff(bounds))
+    return order, bounds, rank
+
+
+def _subsets(
+    data: RatingData, patterns: BoolArray, inverse: IntArray
+) -> Iterator[tuple[IntArray, IntArray, RatingData]]:
+    """For each set of categories: its groups, the original codes of their items and their
+    data alone, exactly as ``data.subset(groups, pattern)`` gives them, after one stable sort
+    of the groups, items and annotations by set (not one pass over every annotation per
+    set)."""
+    enc = data.enc
+    n_parts = len(patterns)
+    group_order, group_bounds, new_group = _by_part(inverse, n_parts)
+    item_part = inverse[enc.group]
+    item_order, item_bounds, new_item = _by_part(item_part, n_parts)
+    row_order, row_bounds, _ = _by_part(item_part[enc.item], n_parts)
+    for p in range(n_parts):
+        groups = group_order[group_bounds[p] : group_bounds[p + 1]]
+        items = item_order[item_bounds[p] : item_bounds[p + 1]]
+        rows = row_order[row_bounds[p] : row_bounds[p + 1]]
+        pattern = patterns[p]
+        new_code = np.full(enc.n_categories, -1, dtype=np.int64)
+        new_code[pattern] = np.arange(int(pattern.sum()), dtype=np.int64)
+        sub = Encoded(
+            layout=enc.layout,
+            items=enc.items[items],
+            raters=enc.raters,
+            categories=enc.categories[pattern],
+            item=new_item[enc.item[rows]],
+            rater=None if enc.rater is None else enc.rater[rows],
+            code=new_code[enc.code[rows]],
+            weight=enc.weight[rows],
+            group=new_group[enc.group[items]],
+            groups=None if enc.groups is None else enc.groups[groups],
+            by=enc.by,
+            declared=True,
+            ordered=enc.ordered,
+        )
+        yield groups.astype(np.int64), items.astype(np.int64), RatingData(sub, category_mask=None)
 
 
 def _per_item_options(
@@ -130,6 +190,7 @@ def compute(definition: Definition, data: RatingData, options: dict[str, Any]) -
             )
         return parts
 
-    if data.category_mask is None:
+    inert = definition.ignores_unused_categories
+    if data.category_mask is None or (inert is not None and inert(options)):
         return definition.compute(data, **options)
     return per_category_set(data, options, run, merge_components, definition)

@@ -8,11 +8,26 @@ module of its family) and one entry here; the order here is the order of ``repor
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import alpha, bias, kappa, spa
 from . import item_sums as sums
 from .base import Definition
 
 __all__ = ["REGISTRY", "get"]
+
+
+def _unweighted(options: dict[str, Any]) -> bool:
+    """Without weights, categories nobody used add zeros to every sum (``A_o``, ``pi``,
+    each rater's proportions): a group's value does not depend on them."""
+    return options.get("weights") is None
+
+
+def _nominal(options: dict[str, Any]) -> bool:
+    """Nominal alpha without weights: the coincidences of the values present only."""
+    level = options.get("level", "nominal")
+    return _unweighted(options) and isinstance(level, str) and level == "nominal"
+
 
 REGISTRY: dict[str, Definition] = {
     d.name: d
@@ -24,6 +39,7 @@ REGISTRY: dict[str, Definition] = {
             weights=True,
             variance=kappa.observed_variance,
             item_sums=sums.observed_sums,
+            ignores_unused_categories=_unweighted,
         ),
         Definition(
             "bennett",
@@ -40,6 +56,7 @@ REGISTRY: dict[str, Definition] = {
             weights=True,
             variance=kappa.fleiss_variance,
             item_sums=sums.fleiss_sums,
+            ignores_unused_categories=_unweighted,
         ),
         Definition(
             "gwet",
@@ -58,6 +75,7 @@ REGISTRY: dict[str, Definition] = {
             variance=alpha.alpha_variance,
             analytic_applies=alpha.alpha_analytic_applies,
             item_sums=sums.alpha_sums,
+            ignores_unused_categories=_nominal,
         ),
         Definition(
             "scott",
@@ -67,6 +85,7 @@ REGISTRY: dict[str, Definition] = {
             weights=True,
             variance=kappa.fleiss_variance,
             item_sums=sums.fleiss_sums,
+            ignores_unused_categories=_unweighted,
         ),
         Definition(
             "cohen",
@@ -78,6 +97,7 @@ REGISTRY: dict[str, Definition] = {
             variance=kappa.conger_variance,
             large_sample=kappa.cohen_large_sample,
             item_sums=sums.conger_sums,
+            ignores_unused_categories=_unweighted,
         ),
         Definition(
             "conger",
@@ -87,6 +107,7 @@ REGISTRY: dict[str, Definition] = {
             weights=True,
             variance=kappa.conger_variance,
             item_sums=sums.conger_sums,
+            ignores_unused_categories=_unweighted,
         ),
         Definition(
             "light",
