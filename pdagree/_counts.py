@@ -8,8 +8,8 @@ categories only (never on their products with one another beyond what the tensor
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
+from ._lazy import scipy_sparse as sp
 from ._typing import FloatArray, IntArray, as_float
 
 __all__ = ["item_counts", "pair_confusions", "pair_margins", "rater_counts"]

@@ -25,9 +25,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from ._encode import Encoded
+from ._lazy import scipy_sparse as sp
 from ._typing import FloatArray, IntArray
 from .definitions import Components, Definition, RatingData, compute, per_category_set
 

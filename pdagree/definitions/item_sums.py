@@ -33,11 +33,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from .._kernels import agreement as K
 from .._kernels import alpha as KA
 from .._kernels import spa as KS
+from .._lazy import scipy_sparse as sp
 from .._typing import FloatArray
 from ..levels import metric_for
 from .base import ItemSums
