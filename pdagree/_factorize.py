@@ -47,7 +47,7 @@ def _factorize_range(x: np.ndarray[Any, Any]) -> tuple[IntArray, pd.Index] | Non
     lo, hi = int(x.min()), int(x.max())
     if hi >= 2**63 or not _dense(hi - lo + 1, x.size):
         return None
-    shifted = x.astype(np.int64, copy=False) - lo
+    shifted = np.subtract(x, lo, dtype=np.int64)
     present = np.zeros(hi - lo + 1, dtype=bool)
     present[shifted] = True
     rank = np.cumsum(present, dtype=np.int64) - 1
@@ -107,6 +107,10 @@ def duplicated_keys(key: IntArray, size: int) -> IntArray:
     [1, 5]
     """
     if _dense(size, key.size):
+        seen = np.zeros(size, dtype=bool)
+        seen[key] = True
+        if np.count_nonzero(seen) == key.size:  # the usual case: no key twice
+            return np.zeros(0, dtype=np.int64)
         counts = np.bincount(key, minlength=size)
         return np.flatnonzero(counts > 1).astype(np.int64)
     uniq, counts = np.unique(key, return_counts=True)

@@ -311,4 +311,4 @@ def _encode_uniques(
             f"{n_bad} ratings use labels missing from `categories`, e.g. {_fmt(unknown)}; "
             "add them to `categories` or drop those ratings."
         )
-    return lookup[local].astype(np.int64), cats, ordered
+    return lookup[local].astype(np.int64, copy=False), cats, ordered
