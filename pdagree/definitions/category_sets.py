@@ -32,8 +32,14 @@ def _split(data: RatingData) -> Iterator[tuple[IntArray, IntArray, RatingData]] 
     patterns, inverse = _patterns(mask)
 
     def parts() -> Iterator[tuple[IntArray, IntArray, RatingData]]:
-        # One pass per distinct set of categories, each vectorised over its groups.
-        yield from _subsets(data, patterns, inverse)
+        # One call per distinct set of categories, each vectorised over its groups.
+        if type(data) is RatingData:
+            yield from _subsets(data, patterns, inverse)
+            return
+        for p in range(len(patterns)):  # data with tensors of its own: its own subset()
+            groups = np.flatnonzero(inverse == p).astype(np.int64)
+            sub, items = data.subset(groups, patterns[p])
+            yield groups, items, sub
 
     return parts()
 

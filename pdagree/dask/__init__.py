@@ -1,0 +1,99 @@
+"""pdagree on Dask: ``import pdagree.dask`` registers ``.agree`` on Dask DataFrames.
+
+The accessor takes the arguments of the pandas one (long frames: ``item=``, ``rater=``,
+``label=``; wide frames, one row per item; ``categories=``, ``by=``) and gives the same
+numbers as the pandas path on the computed frame. Each partition is reduced to counts on the
+cluster, ratings per (item, label) and per (rater, label), combined across partitions (an item
+may straddle partitions), and only those counts come back; the coefficient definitions of
+pdagree's registry then run on them unchanged. Memory on the client grows with the number of
+items (the non-zero cells of the items x categories table), not with the annotations.
+
+>>> import dask.dataframe as dd
+>>> import pandas as pd
+>>> import pdagree.dask
+>>> frame = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "coder": list("ababab"),
+...                       "tag": ["x", "x", "y", "y", "x", "y"]})
+>>> ddf = dd.from_pandas(frame, npartitions=2)
+>>> round(float(ddf.agree(item="item", rater="coder", label="tag").fleiss()), 4)
+0.3333
+>>> round(float(frame.agree(item="item", rater="coder", label="tag").fleiss()), 4)
+0.3333
+
+What counts do not give raises :class:`AnnotationsNeeded` (a ``ValueError``) with the way
+out: uncertainty (Gwet's variances need per-item terms of each rater, the bootstrap resamples
+items), Light's kappa and the other rater-pair tables, and every method that is not a
+coefficient or a breakdown of counts; run those on the pandas path, on the whole frame
+(``ddf.compute()``) or on a sample of its items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+try:
+    import dask.dataframe as dd
+    from dask.dataframe.extensions import register_dataframe_accessor
+except ImportError as exc:  # pragma: no cover - the extra is installed in CI
+    raise ImportError(
+        'pdagree.dask needs Dask: pip install "pdagree[dask]" (dask[dataframe] and '
+        f"distributed); {exc}"
+    ) from exc
+
+from ._data import AnnotationsNeeded, CountData
+from ._reduce import reduce_frame
+from .ratings import DaskRatings
+
+__all__ = ["AnnotationsNeeded", "CountData", "DaskAgreeAccessor", "DaskRatings"]
+
+
+@register_dataframe_accessor("agree")
+class DaskAgreeAccessor:
+    """Inter-annotator agreement on a Dask DataFrame (see :mod:`pdagree.dask`).
+
+    Call it as the pandas accessor is called; ``check_duplicates=False`` skips the check
+    that no (item, rater) pair has two labels, which costs a shuffle of the (item, rater)
+    pairs (the pandas path always checks); ``split_out`` sets how many partitions the
+    reductions over items are spread over (default: one per eight input partitions).
+    """
+
+    __slots__ = ("_df",)
+
+    def __init__(self, df: dd.DataFrame) -> None:
+        self._df = df
+
+    def __call__(
+        self,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        raters: Sequence[Hashable] | None = None,
+        categories: Sequence[Hashable] | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        layout: str | None = None,
+        check_duplicates: bool = True,
+        split_out: int | None = None,
+    ) -> DaskRatings:
+        data = reduce_frame(
+            self._df,
+            item=item,
+            rater=rater,
+            label=label,
+            raters=raters,
+            categories=categories,
+            by=by,
+            layout=layout,
+            check_duplicates=check_duplicates,
+            split_out=split_out,
+        )
+        return DaskRatings(data)
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_") or not hasattr(DaskRatings, name):
+            raise AttributeError(f"'agree' accessor has no attribute {name!r}")
+        return getattr(self(), name)
+
+    def __dir__(self) -> list[str]:
+        public = [n for n in dir(DaskRatings) if not n.startswith("_")]
+        return sorted({*object.__dir__(self), *public})

@@ -1,0 +1,222 @@
+"""The Dask engine gives the pandas path's results on the same data (issue #13, point 4).
+
+Every comparison runs on a ``distributed.LocalCluster`` bound to 127.0.0.1 (threads in this
+process, one module-wide cluster) and compares ``ddf.agree(...)`` with
+``ddf.compute().agree(...)`` to 1e-12: items straddling partitions (rows shuffled), ``by=``
+groups with categories of their own, categories unknown up front (plain text labels and
+Categoricals whose categories Dask does not know), wide frames, and the errors.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+
+import pdagree  # noqa: E402
+import pdagree.dask  # noqa: E402
+from pdagree.dask import AnnotationsNeeded  # noqa: E402
+from pdagree.definitions import REGISTRY  # noqa: E402
+
+COUNT_COEFFICIENTS = ["observed", "bennett", "fleiss", "conger", "gwet", "alpha", "spa", "bias"]
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the cluster's own start-up notices
+        cluster = distributed.LocalCluster(
+            n_workers=1,
+            threads_per_worker=2,
+            processes=False,
+            host="127.0.0.1",
+            protocol="tcp",
+            dashboard_address=None,
+        )
+        client = distributed.Client(cluster)
+    try:
+        yield client
+    finally:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            client.close()
+            cluster.close()
+
+
+def _frame(seed: int = 0, n: int = 3000, labels: Any = None) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    labels = ["neg", "neu", "pos", None] if labels is None else labels
+    frame = pd.DataFrame(
+        {
+            "item": rng.integers(0, 400, n),
+            "rater": rng.choice([f"r{i}" for i in range(6)], n),
+            "label": rng.choice(np.array(labels, dtype=object), n),
+            "g": rng.choice(["x", "y", "z"], n, p=[0.6, 0.3, 0.1]),
+        }
+    )
+    frame = frame.drop_duplicates(["item", "rater"])
+    return frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)  # items straddle
+
+
+def same(got: Any, want: Any) -> None:
+    if isinstance(want, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, want, rtol=1e-12, atol=1e-12)
+    else:
+        assert type(got) is type(want)
+        np.testing.assert_allclose(float(got), float(want), rtol=1e-12, atol=1e-12)
+        for key in ("observed", "expected", "n_items", "n_raters", "n_categories"):
+            np.testing.assert_allclose(getattr(got, key), getattr(want, key), rtol=1e-12)
+        assert got.name == want.name and got.categories == want.categories
+
+
+def _counted(ratings: pdagree.Ratings) -> list[str]:
+    """The report's coefficients but Light's kappa (rater-pair tables)."""
+    data = ratings._data
+    return [
+        d.name
+        for d in REGISTRY.values()
+        if d.in_report and d.applies_to(data) and d.name != "light"
+    ]
+
+
+def both(ddf: Any, **kwargs: Any) -> tuple[Any, Any]:
+    return ddf.agree(**kwargs), ddf.compute().agree(**kwargs)
+
+
+def test_items_straddle_partitions(client: Any) -> None:
+    frame = _frame()
+    ddf = dd.from_pandas(frame, npartitions=5, sort=False)
+    # The same item's ratings are in several partitions.
+    parts = [set(p["item"]) for p in (ddf.get_partition(i).compute() for i in range(5))]
+    assert set.intersection(*parts[:2])
+    got, want = both(ddf, item="item", rater="rater", label="label")
+    assert repr(got) == "Dask" + repr(want)
+    for name in COUNT_COEFFICIENTS:
+        same(getattr(got, name)(), getattr(want, name)())
+    for name in ("counts", "frequencies", "per_category", "items", "spa_items"):
+        same(getattr(got, name)(), getattr(want, name)())
+    same(got.report(), want.report(coefficients=_counted(want)))
+
+
+@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
+def test_alpha_levels_and_weights(client: Any, level: str) -> None:
+    frame = _frame(1, labels=[1, 2, 3, 5, None])
+    frame["label"] = frame["label"].astype(float)
+    ddf = dd.from_pandas(frame, npartitions=4, sort=False)
+    got, want = both(ddf, item="item", rater="rater", label="label")
+    same(got.alpha(level), want.alpha(level))
+    for name in ("fleiss", "conger", "gwet", "observed", "bennett"):
+        same(getattr(got, name)(weights="quadratic"), getattr(want, name)(weights="quadratic"))
+    same(got.alpha(weights="linear"), want.alpha(weights="linear"))
+
+
+def test_group_column(client: Any) -> None:
+    frame = _frame(2)
+    frame.loc[frame["g"] == "z", "label"] = "neg"  # a group with a category set of its own
+    frame.loc[frame.index[:7], "g"] = None  # left out with a warning, as pandas does
+    ddf = dd.from_pandas(frame, npartitions=4, sort=False)
+    with pytest.warns(pdagree.PdagreeWarning, match="`by` is missing on 7 of") as seen:
+        got = ddf.agree(item="item", rater="rater", label="label", by="g")
+    want_frame = ddf.compute()
+    with pytest.warns(pdagree.PdagreeWarning) as expected:
+        want = want_frame.agree(item="item", rater="rater", label="label", by="g")
+    assert str(seen[0].message) == str(expected[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdagree.UndefinedStatisticWarning)
+        for name in COUNT_COEFFICIENTS:
+            same(getattr(got, name)(), getattr(want, name)())
+        same(got.report(), want.report(coefficients=_counted(want)))
+    same(got.frequencies(), want.frequencies())
+    same(got.per_category(), want.per_category())
+
+
+def test_categories_known_and_unknown_up_front(client: Any) -> None:
+    frame = _frame(3)
+    ddf = dd.from_pandas(frame, npartitions=3, sort=False)
+    declared = ["pos", "neu", "neg", "unused"]
+    got, want = both(ddf, item="item", rater="rater", label="label", categories=declared)
+    assert list(got.categories) == declared
+    same(got.bennett(), want.bennett())
+    same(got.fleiss(), want.fleiss())
+    ordered = pd.CategoricalDtype(["neg", "neu", "pos"], ordered=True)
+    known = dd.from_pandas(frame.astype({"label": ordered}), npartitions=3, sort=False)
+    got, want = both(known, item="item", rater="rater", label="label")
+    same(got.alpha("ordinal"), want.alpha("ordinal"))
+    unknown = ddf.astype({"label": "category"})  # Dask does not know these categories
+    assert not unknown["label"].cat.known
+    got, want = both(unknown, item="item", rater="rater", label="label")
+    assert list(got.categories) == list(want.categories)
+    same(got.gwet(), want.gwet())
+
+
+def test_wide_frame(client: Any) -> None:
+    frame = _frame(4)
+    wide = frame.pivot(index="item", columns="rater", values="label")
+    wide["g"] = np.where(wide.index % 3 == 0, "a", "b")
+    ddf = dd.from_pandas(wide, npartitions=4)
+    got, want = ddf.agree(by="g"), ddf.compute().agree(by="g")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdagree.UndefinedStatisticWarning)
+        for name in COUNT_COEFFICIENTS:
+            same(getattr(got, name)(), getattr(want, name)())
+    same(got.frequencies(), want.frequencies())
+    plain = dd.from_pandas(wide.drop(columns="g"), npartitions=3)
+    same(plain.agree.fleiss(), wide.drop(columns="g").agree.fleiss())
+
+
+def test_errors_match_the_pandas_path(client: Any) -> None:
+    frame = _frame(5)
+    twice = pd.concat([frame, frame.iloc[[0, 1]].assign(label="pos")], ignore_index=True)
+    ddf = dd.from_pandas(twice, npartitions=3, sort=False)
+    with pytest.raises(ValueError) as want:
+        ddf.compute().agree(item="item", rater="rater", label="label")
+    with pytest.raises(ValueError) as got:
+        ddf.agree(item="item", rater="rater", label="label")
+    assert str(got.value) == str(want.value)
+    assert "(item, rater) pairs have more than one label" in str(got.value)
+    missing = dd.from_pandas(frame.assign(rater=frame["rater"].where(frame.index > 2)), 2)
+    with pytest.raises(ValueError, match="`rater` column 'rater' has 3 missing values"):
+        missing.agree(item="item", rater="rater", label="label")
+    with pytest.raises(TypeError, match="a long frame needs `item`, `rater` and `label`"):
+        ddf.agree(item="item", label="label")
+    with pytest.raises(TypeError, match="counts table is already reduced"):
+        ddf.agree(layout="counts")
+    odd = frame.assign(label="neg")
+    odd.loc[odd.index[:2], "label"] = "odd"
+    with pytest.raises(ValueError, match="2 ratings use labels missing from `categories`"):
+        dd.from_pandas(odd, 2).agree(
+            item="item", rater="rater", label="label", categories=["neg", "neu"]
+        )
+
+
+def test_what_needs_annotations_says_so(client: Any) -> None:
+    ddf = dd.from_pandas(_frame(6), npartitions=3, sort=False)
+    ratings = ddf.agree(item="item", rater="rater", label="label")
+    for call in (
+        lambda: ratings.light(),
+        lambda: ratings.pairwise(),
+        lambda: ratings.contingency("r0", "r1"),
+        lambda: ratings.fleiss(confidence_level=0.95),
+        lambda: ratings.fleiss(method="bootstrap"),
+        lambda: ratings.fleiss().standard_error(),
+        lambda: ratings.fleiss().confidence_interval(method="bootstrap"),
+        lambda: ratings.report(0.95),
+    ):
+        with pytest.raises(AnnotationsNeeded, match=r"ddf.compute\(\).agree"):
+            call()
+    assert "light" not in ratings.report().index
+
+
+def test_import_pdagree_does_not_import_dask() -> None:
+    code = "import sys, pdagree; print(any(m.split('.')[0] == 'dask' for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out.stderr
