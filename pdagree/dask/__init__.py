@@ -54,7 +54,8 @@ class DaskAgreeAccessor:
     Call it as the pandas accessor is called; ``check_duplicates=False`` skips the check
     that no (item, rater) pair has two labels, which costs a shuffle of the (item, rater)
     pairs (the pandas path always checks); ``split_out`` sets how many partitions the
-    reductions over items are spread over (default: one per eight input partitions).
+    reductions over items are spread over (default: as many as the frame has, so that no
+    worker holds more than about one partition of items at a time).
     """
 
     __slots__ = ("_df",)

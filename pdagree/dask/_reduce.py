@@ -232,7 +232,7 @@ def _long(
     _check_by_overlap(by, {"item": item, "rater": rater, "label": label})
     label_meta = _column_meta(ddf, label)
     frame = ddf[[*by, item, rater, label]]
-    out = max(1, ddf.npartitions // 8) if split_out is None else split_out
+    out = ddf.npartitions if split_out is None else split_out
     lazy: dict[str, Any] = {"n_rows": frame.shape[0]}
     if by:
         missing_by = frame[by].isna()
