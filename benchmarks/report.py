@@ -115,11 +115,23 @@ def _simple_section(rows: Sequence[Row], scenario: str, title: str, intro: str) 
             seconds(r.min),
             str(len(r.times)),
             f"{times(r.ratio)} {r.baseline}" if r.contender != r.baseline else "baseline",
+            seconds(r.cpu_median),
+            times(r.cpu_ratio) if r.contender != r.baseline else "baseline",
             r.note,
         ]
         for r in these
     ]
-    header = ["case", "contender", "median s", "min s", "runs", "ratio to", "note"]
+    header = [
+        "case",
+        "contender",
+        "median s",
+        "min s",
+        "runs",
+        "ratio to",
+        "CPU median s",
+        "CPU ratio",
+        "note",
+    ]
     return [f"### {title}", "", intro, "", *_table(header, body)]
 
 
@@ -134,8 +146,28 @@ def _coefficients_section(rows: Sequence[Row]) -> list[str]:
     for method, pair in pairs.items():
         p, f = pair["pdagree"], pair["floor"]
         case = p.case.split(", ", 1)[1]
-        body.append([f"`{method}()`", case, seconds(p.median), seconds(f.median), times(p.ratio)])
-    header = ["coefficient", "data", "pdagree median s", "floor median s", "pdagree / floor"]
+        body.append(
+            [
+                f"`{method}()`",
+                case,
+                seconds(p.median),
+                seconds(f.median),
+                times(p.ratio),
+                seconds(p.cpu_median),
+                seconds(f.cpu_median),
+                times(p.cpu_ratio),
+            ]
+        )
+    header = [
+        "coefficient",
+        "data",
+        "pdagree median s",
+        "floor median s",
+        "pdagree / floor",
+        "pdagree CPU s",
+        "floor CPU s",
+        "CPU pdagree / floor",
+    ]
     intro = (
         "End to end from the long frame (`df.agree(item=, rater=, label=).<method>()`) against "
         "the floor of its family: factorize, one bincount (two for Cohen and Conger), the "
@@ -165,6 +197,7 @@ def _interval_section(rows: Sequence[Row]) -> list[str]:
                 seconds(r.median),
                 seconds(r.min),
                 times(r.ratio) if r.contender != "floor" else "baseline",
+                times(r.cpu_ratio) if r.contender != "floor" else "baseline",
                 f"{traced:.1f}" if traced is not None else "—",
                 f"{r.extra.get('rss_growth_mib', float('nan')):.1f}",
                 times(traced / floor_traced) if traced and floor_traced else "—",
@@ -175,6 +208,7 @@ def _interval_section(rows: Sequence[Row]) -> list[str]:
         "median s",
         "min s",
         "time / floor",
+        "CPU / floor",
         "peak traced MiB",
         "peak RSS growth MiB",
         "traced / floor",
@@ -188,6 +222,103 @@ def _interval_section(rows: Sequence[Row]) -> list[str]:
     )
     return ["### Interval alpha on all-distinct values: time and memory", "", intro, "",
             *_table(header, body)]  # fmt: skip
+
+
+def _pick(rows: Sequence[Row], scenario: str, contender: str, case: str = "") -> list[Row]:
+    return [
+        r
+        for r in rows
+        if r.scenario == scenario and r.contender == contender and case in r.case and r.times
+    ]
+
+
+def _status(wall: float | None, cpu: float | None, ok: Any) -> str:
+    if wall is None:
+        return "not measured"
+    if ok(wall):
+        return "met"
+    if cpu is not None and ok(cpu):
+        return "met in CPU time, not in wall-clock time"
+    return "missed"
+
+
+def _glance(rows: Sequence[Row]) -> list[str]:
+    """One line per target of issue #13: the measured ratio (wall clock and CPU time)."""
+    body: list[list[str]] = []
+
+    def add(target: str, what: str, wall: float | None, cpu: float | None, ok: Any) -> None:
+        body.append([target, what, times(wall), times(cpu), _status(wall, cpu, ok)])
+
+    coefficients = _pick(rows, "coefficients", "pdagree")
+    if coefficients:
+        worst = max(coefficients, key=lambda r: r.ratio or 0.0)
+        worst_cpu = max(coefficients, key=lambda r: r.cpu_ratio or 0.0)
+        add(
+            "every nominal coefficient within 1.5x of its floor",
+            f"worst of {len(coefficients)}: `{worst.what}()` (CPU: `{worst_cpu.what}()`)",
+            worst.ratio,
+            worst_cpu.cpu_ratio,
+            lambda x: x <= 1.5,
+        )
+    for peer, coefficient, need in (
+        ("statsmodels", "fleiss", 3.0),
+        ("krippendorff", "alpha", 20.0),
+    ):
+        peers = [
+            r
+            for r in _pick(rows, "main", peer)
+            if r.what == coefficient and r.n_annotations == 10**6
+        ]
+        if peers:
+            slowest = min(peers, key=lambda r: r.ratio or 0.0)
+            add(
+                f"at least {need:g}x faster than {peer} at 10^6",
+                f"{peer} / pdagree, {slowest.case.split(', ', 1)[1]}",
+                slowest.ratio,
+                slowest.cpu_ratio,
+                lambda x, need=need: x >= need,
+            )
+    for r in _pick(rows, "by", "pdagree by="):
+        add("`by=` within 2x of the ungrouped call", r.case, r.ratio, r.cpu_ratio,
+            lambda x: x <= 2.0)  # fmt: skip
+    for r in _pick(rows, "interval", "pdagree"):
+        add("interval alpha within 10x of its floor", r.case, r.ratio, r.cpu_ratio,
+            lambda x: x <= 10.0)  # fmt: skip
+        traced = r.extra.get("tracemalloc_peak_mib")
+        rss = r.extra.get("rss_growth_mib")
+        if traced is not None:
+            peak = max(traced, rss or 0.0)
+            body.append(
+                [
+                    "interval alpha under 1 GiB at its peak",
+                    "peak traced / RSS growth of one call",
+                    f"{traced:.0f} / {rss or float('nan'):.0f} MiB",
+                    "",
+                    "met" if peak < 1024 else "missed",
+                ]
+            )
+    for r in _pick(rows, "bootstrap", "pdagree + bootstrap SE"):
+        add("1,000 bootstrap resamples within 50x of one call", r.case, r.ratio, r.cpu_ratio,
+            lambda x: x <= 50.0)  # fmt: skip
+    for r in _pick(rows, "import", "import pdagree after pandas"):
+        body.append(
+            [
+                "`import pdagree` adds under 0.1 s to `import pandas`",
+                "`import pdagree` after `import pandas`, median",
+                f"{seconds(r.median)} s",
+                f"{seconds(r.cpu_median)} s",
+                _status(r.median, r.cpu_median, lambda x: x < 0.1),
+            ]
+        )
+    if not body:
+        return []
+    header = ["target (issue #13)", "measured", "wall-clock", "CPU time", "status"]
+    intro = (
+        "Ratios of median times from this run (round-robin, one process); the CPU column "
+        "divides median CPU times (`time.process_time`), which other processes on the shared "
+        "machine inflate far less than the wall clock."
+    )
+    return ["### At a glance", "", intro, "", *_table(header, body)]
 
 
 def _load_note(meta: dict[str, Any]) -> str:
@@ -226,6 +357,7 @@ def markdown(rows: Sequence[Row], meta: dict[str, Any]) -> str:
     ]
     lines += _main_section(rows)
     lines += ["## Targets", ""]
+    lines += _glance(rows)
     lines += _coefficients_section(rows)
     lines += _simple_section(
         rows,

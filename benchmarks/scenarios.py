@@ -89,13 +89,16 @@ def _rows(
     times: dict[str, list[float]],
     values: dict[str, Any],
     baseline: str,
+    cpu: dict[str, list[float]] | None = None,
     **fields: Any,
 ) -> list[Row]:
     rows = []
     for name, ts in times.items():
         value = values[name]
         scalar = float(value) if np.ndim(value) == 0 else None
-        rows.append(Row(scenario, case, name, what, ts, scalar, baseline, **fields))
+        row = Row(scenario, case, name, what, ts, scalar, baseline, **fields)
+        row.cpu_times = list((cpu or {}).get(name, []))
+        rows.append(row)
     return rows
 
 
@@ -119,6 +122,8 @@ def fill_ratios(rows: Iterable[Row]) -> None:
             base = case.get(row.baseline or "")
             if base is not None and base.median:
                 row.ratio = median / base.median
+            if base is not None and base.cpu_median and row.cpu_median is not None:
+                row.cpu_ratio = row.cpu_median / base.cpu_median
             floor = case.get("floor")
             if floor is not None and floor.median:
                 row.ratio_floor = median / floor.median
@@ -173,10 +178,11 @@ def main_comparison(cfg: Config, log: Log) -> list[Row]:
                     else:
                         entries.append(Entry(c.name, partial(c.run, frame)))
                 log(f"main: {case}: {', '.join(e.name for e in entries)}")
-                times, values, _ = measure(case, entries, cfg.repeats(n))
+                cpu: dict[str, list[float]] = {}
+                times, values, _ = measure(case, entries, cfg.repeats(n), cpu=cpu)
                 for name, ts in times.items():
                     seen[name, coefficient] = (n, statistics.median(ts))
-                timed = _rows("main", case, coefficient, times, values, "pdagree", **fields)
+                timed = _rows("main", case, coefficient, times, values, "pdagree", cpu, **fields)
                 by_name = {**skipped, **{row.contender: row for row in timed}}
                 rows += [by_name[name] for name in names]
             del frame
@@ -208,8 +214,9 @@ def coefficients(cfg: Config, log: Log) -> list[Row]:
             Entry("pdagree", partial(_pdagree, frame, method)),
             Entry("floor", partial(floors.FLOORS[method], frame)),
         ]
-        times, values, _ = measure(case, entries, cfg.repeats(n))
-        rows += _rows("coefficients", case, method, times, values, "floor", n_annotations=n)
+        cpu: dict[str, list[float]] = {}
+        times, values, _ = measure(case, entries, cfg.repeats(n), cpu=cpu)
+        rows += _rows("coefficients", case, method, times, values, "floor", cpu, n_annotations=n)
     return rows
 
 
@@ -249,8 +256,9 @@ def by_groups(cfg: Config, log: Log) -> list[Row]:
         Entry("floor by=", partial(floors.fleiss_by, frame), partial(_expect, expected, case)),
     ]
     log(f"by: {case}")
-    times, values, _ = measure(case, entries, cfg.repeats(n))
-    rows = _rows("by", case, "fleiss", times, values, "pdagree", n_annotations=n)
+    cpu: dict[str, list[float]] = {}
+    times, values, _ = measure(case, entries, cfg.repeats(n), cpu=cpu)
+    rows = _rows("by", case, "fleiss", times, values, "pdagree", cpu, n_annotations=n)
     undefined = int(np.isnan(expected).sum())
     for row in rows:
         if row.contender != "pdagree":
@@ -289,8 +297,9 @@ def bootstrap(cfg: Config, log: Log) -> list[Row]:
         Entry("pdagree + bootstrap SE", partial(_bootstrap, frame), check),
     ]
     log(f"bootstrap: {case}")
-    times, values, _ = measure(case, entries, max(3, cfg.repeats(n) // 2))
-    rows = _rows("bootstrap", case, "fleiss", times, values, "pdagree", n_annotations=n)
+    cpu: dict[str, list[float]] = {}
+    times, values, _ = measure(case, entries, max(3, cfg.repeats(n) // 2), cpu=cpu)
+    rows = _rows("bootstrap", case, "fleiss", times, values, "pdagree", cpu, n_annotations=n)
     rows[1].value = reference_se
     rows[1].note = f"1000 resamples; SE {reference_se:.5f} (analytic {analytic:.5f})"
     return rows
@@ -329,8 +338,9 @@ def interval_alpha(cfg: Config, log: Log) -> list[Row]:
         Entry("floor", partial(floors.alpha_interval, frame)),
     ]
     log(f"interval: {case}")
-    times, values, _ = measure(case, entries, cfg.repeats(n))
-    rows = _rows("interval", case, "alpha[interval]", times, values, "floor", n_annotations=n)
+    cpu: dict[str, list[float]] = {}
+    times, values, _ = measure(case, entries, cfg.repeats(n), cpu=cpu)
+    rows = _rows("interval", case, "alpha[interval]", times, values, "floor", cpu, n_annotations=n)
     frame_mb = frame.memory_usage(deep=True).sum() / 2**20
     for row in rows:
         log(f"interval: peak memory of {row.contender}")
@@ -344,22 +354,25 @@ def interval_alpha(cfg: Config, log: Log) -> list[Row]:
 # --------------------------------------------------------------------------- import time
 
 _IMPORT = {
-    "import pandas": "import time; t = time.perf_counter(); import pandas; "
-    "print(time.perf_counter() - t)",
-    "import pdagree": "import time; t = time.perf_counter(); import pdagree; "
-    "print(time.perf_counter() - t)",
-    "import pdagree after pandas": "import time, pandas; t = time.perf_counter(); "
-    "import pdagree; print(time.perf_counter() - t)",
+    "import pandas": "import time; t, c = time.perf_counter(), time.process_time(); "
+    "import pandas; print(time.perf_counter() - t, time.process_time() - c)",
+    "import pdagree": "import time; t, c = time.perf_counter(), time.process_time(); "
+    "import pdagree; print(time.perf_counter() - t, time.process_time() - c)",
+    "import pdagree after pandas": "import time, pandas; t, c = time.perf_counter(), "
+    "time.process_time(); import pdagree; print(time.perf_counter() - t, "
+    "time.process_time() - c)",
 }
 
 
-def _import_once(code: str) -> float:
+def _import_once(code: str) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of the import statement in a fresh interpreter."""
     # As on a user's machine, bytecode is cached (some environments turn that off).
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     out = subprocess.run(
         [sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env
     )
-    return float(out.stdout.strip().splitlines()[-1])
+    wall, cpu = out.stdout.strip().splitlines()[-1].split()
+    return float(wall), float(cpu)
 
 
 def import_time(cfg: Config, log: Log) -> list[Row]:
@@ -369,12 +382,17 @@ def import_time(cfg: Config, log: Log) -> list[Row]:
     for code in _IMPORT.values():  # warm the file system cache and the bytecode
         _import_once(code)
     times: dict[str, list[float]] = {name: [] for name in _IMPORT}
+    cpu: dict[str, list[float]] = {name: [] for name in _IMPORT}
     names = list(_IMPORT)
     for round_ in range(cfg.import_repeats):
         shift = round_ % len(names)
         for name in [*names[shift:], *names[:shift]]:
-            times[name].append(_import_once(_IMPORT[name]))
-    return [
-        Row("import", case, name, "import", ts, None, "import pandas")
-        for name, ts in times.items()
-    ]
+            wall, used = _import_once(_IMPORT[name])
+            times[name].append(wall)
+            cpu[name].append(used)
+    rows = []
+    for name, ts in times.items():
+        row = Row("import", case, name, "import", ts, None, "import pandas")
+        row.cpu_times = cpu[name]
+        rows.append(row)
+    return rows

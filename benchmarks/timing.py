@@ -6,8 +6,10 @@ checks its value against the reference (pdagree's value, or the floor's) with ``
 at 1e-9 relative: a contender that disagrees stops the run with :class:`Mismatch` before any
 time is reported. Then it runs ``repeats`` rounds; each round calls every entry once, in turn
 (the starting entry rotates from round to round so that no entry always runs first or right
-after the same neighbour), and records the wall-clock time of each call (``perf_counter``).
-The garbage collector runs before each call, outside the timed region.
+after the same neighbour), and records the wall-clock time of each call (``perf_counter``)
+and its CPU time (``process_time``: the time this process ran, which other processes on a
+shared machine inflate far less than the wall clock). The garbage collector runs before
+each call, outside the timed region.
 """
 
 from __future__ import annotations
@@ -61,10 +63,16 @@ class Row:
     n_annotations: int | None = None
     missing: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    cpu_times: list[float] = field(default_factory=list)
+    cpu_ratio: float | None = None
 
     @property
     def median(self) -> float | None:
         return statistics.median(self.times) if self.times else None
+
+    @property
+    def cpu_median(self) -> float | None:
+        return statistics.median(self.cpu_times) if self.cpu_times else None
 
     @property
     def min(self) -> float | None:
@@ -83,11 +91,14 @@ def _describe(value: Any) -> str:
     return repr(float(a)) if a.ndim == 0 else f"array of {a.size} values"
 
 
-def _timed(call: Callable[[], Any]) -> tuple[float, Any]:
+def _timed(call: Callable[[], Any], cpu: list[float] | None = None) -> tuple[float, Any]:
     gc.collect()
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     value = call()
-    return time.perf_counter() - start, value
+    elapsed = time.perf_counter() - start
+    if cpu is not None:
+        cpu.append(time.process_time() - start_cpu)
+    return elapsed, value
 
 
 def measure(
@@ -95,11 +106,13 @@ def measure(
     entries: Sequence[Entry],
     repeats: int,
     reference: Any = None,
+    cpu: dict[str, list[float]] | None = None,
 ) -> tuple[dict[str, list[float]], dict[str, Any], dict[str, float]]:
     """Cross-check, then time ``entries`` round-robin ``repeats`` times.
 
     ``reference`` is the value every entry must give (default: the first entry's value).
-    Returns the times per entry, the checked values and each entry's first (check) call time.
+    Returns the times per entry, the checked values and each entry's first (check) call time;
+    fills ``cpu`` (when given) with each entry's CPU times.
     """
     values: dict[str, Any] = {}
     first: dict[str, float] = {}
@@ -121,9 +134,11 @@ def measure(
                 "no time is reported for a contender that computes something else."
             )
     times: dict[str, list[float]] = {entry.name: [] for entry in entries}
+    if cpu is not None:
+        cpu.update({entry.name: [] for entry in entries})
     for round_ in range(repeats):
         shift = round_ % len(entries)
         for entry in [*entries[shift:], *entries[:shift]]:
-            elapsed, _ = _timed(entry.call)
+            elapsed, _ = _timed(entry.call, None if cpu is None else cpu[entry.name])
             times[entry.name].append(elapsed)
     return times, values, first
