@@ -51,6 +51,16 @@ def _row_sums(x: FloatArray) -> FloatArray:
     return as_float(np.einsum("...k->...", x))
 
 
+def _is_identity(weights: FloatArray) -> bool:
+    """Whether the (K, K) weights are the identity (no (K, K) temporary for the check)."""
+    k = weights.shape[0]
+    return (
+        weights.shape == (k, k)
+        and int(np.count_nonzero(weights)) == k
+        and bool((np.diagonal(weights) == 1.0).all())
+    )
+
+
 def item_agreement(nik: FloatArray, weights: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Per-item rating count ``r_i`` and pairwise agreement ``a_i``.
 
@@ -59,7 +69,10 @@ def item_agreement(nik: FloatArray, weights: FloatArray) -> tuple[FloatArray, Fl
     """
     r = _row_sums(nik)
     pairs = r * (r - 1.0)
-    agreeing = np.einsum("...k,...k->...", nik, nik @ weights.T - 1.0)
+    # sum_k n_ik (sum_l w_kl n_il - 1) = n_i' W n_i - r_i, without an (items, K) temporary
+    # for identity weights.
+    weighted = nik if _is_identity(weights) else nik @ weights.T
+    agreeing = np.einsum("...k,...k->...", nik, weighted) - r
     with np.errstate(invalid="ignore", divide="ignore"):
         a = np.where(r >= 2, agreeing / np.where(r >= 2, pairs, 1.0), np.nan)
     return r, a
@@ -97,10 +110,15 @@ def fleiss_expected(
     """
     r = _row_sums(nik)
     rated = r >= 1
-    share = np.where(rated[:, None], nik / np.where(rated, r, 1.0)[:, None], 0.0)
     n_rated = np.bincount(group, weights=rated.astype(np.float64), minlength=n_groups)
+    if n_groups == 1 and nik.ndim == 2:  # one product, no (items, K) temporary
+        inverse = np.where(rated, 1.0 / np.where(rated, r, 1.0), 0.0)
+        total = (inverse @ nik)[None, :]
+    else:
+        share = np.where(rated[:, None], nik / np.where(rated, r, 1.0)[:, None], 0.0)
+        total = segment_sum(share, group, n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
-        pi = segment_sum(share, group, n_groups) / n_rated[:, None]
+        pi = total / n_rated[:, None]
     expected = np.einsum("gk,kl,gl->g", pi, weights, pi)
     return expected, pi
 
