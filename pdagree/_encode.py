@@ -25,6 +25,7 @@ from ._labels import (
 )
 from ._labels import _fmt as _fmt
 from ._layout_checks import check_rater_columns, id_column_hint
+from ._ranks import check_rank_layout, rank_codes, resolve, split_cells
 from ._typing import FloatArray, IntArray
 from ._warnings import PdagreeWarning, warn
 
@@ -70,6 +71,9 @@ class Encoded:
         ``categories=[...]``, or by labels that are numbers (or text that reads as numbers).
         Sorted text labels have an order nobody declared, and the order-dependent coefficients
         refuse them. Encodings built from another one (bootstrap replicates) keep the default.
+    secondary
+        Per annotation (whose code is the primary label): the code of the rater's secondary
+        label for the item, ``-1`` for none; ``None`` when none has one (:mod:`._ranks`).
     """
 
     layout: Layout
@@ -85,6 +89,7 @@ class Encoded:
     by: tuple[Hashable, ...]
     declared: bool = False
     ordered: bool = True
+    secondary: IntArray | None = None
 
     @property
     def n_items(self) -> int:
@@ -285,7 +290,7 @@ def _encode_wide(
     arr = frame.to_numpy(dtype=object) if from_dtype is None else frame.astype(object).to_numpy()
     present = ~pd.isna(arr)
     item, rater = np.nonzero(present)
-    values = arr[present]
+    values, item, rater, rank = split_cells(arr[present], item, rater)
     if values.size == 0:
         raise ValueError(
             "the frame holds no ratings: every rating cell is missing. Agreement needs items "
@@ -305,6 +310,7 @@ def _encode_wide(
         if not hint:
             raise
         raise TypeError(f"{exc}{hint}") from None
+    item, rater, code, secondary = resolve(item, rater, code, rank, df.index, pd.Index(cols))
     group, groups = _group_codes(df, by, len(df))
     _check_unique_items(df.index, group, groups)
     enc = Encoded(
@@ -320,6 +326,7 @@ def _encode_wide(
         groups=groups,
         by=tuple(by),
         ordered=ordered,
+        secondary=secondary,
     )
     check_rater_columns(enc, [frame[c].dtype for c in cols])
     return enc
@@ -351,9 +358,13 @@ def _encode_long(
     label: Hashable,
     categories: Sequence[Hashable] | None,
     by: list[Hashable],
+    rank: Hashable | None = None,
 ) -> Encoded:
-    _require_columns(df, {"item": [item], "rater": [rater], "label": [label]})
-    _check_by_overlap(by, {"item": item, "rater": rater, "label": label})
+    roles: dict[str, Hashable] = {"item": item, "rater": rater, "label": label}
+    if rank is not None:
+        roles["rank"] = rank
+    _require_columns(df, {k: [v] for k, v in roles.items()})
+    _check_by_overlap(by, roles)
     for param, col in (("item", item), ("rater", rater)):
         n_missing = int(df[col].isna().sum())
         if n_missing:
@@ -384,19 +395,10 @@ def _encode_long(
             f"agreement needs at least two raters; `rater` column {rater!r} has {n_raters} "
             f"({_fmt(list(raters))})."
         )
-    item_code = np.asarray(item_code, dtype=np.int64)
-    rater_code = np.asarray(rater_code, dtype=np.int64)
-    pair = item_code * n_raters + rater_code
-    uniq_pairs, counts = np.unique(pair, return_counts=True)
-    if (counts > 1).any():
-        dup = uniq_pairs[counts > 1]
-        shown = list(
-            zip(items[dup // n_raters].tolist(), raters[dup % n_raters].tolist(), strict=True)
-        )
-        raise ValueError(
-            f"{len(dup)} (item, rater) pairs have more than one label, e.g. {_fmt(shown)}; "
-            "keep one label per rater and item (drop duplicates or aggregate them first)."
-        )
+    ranks = None if rank is None else rank_codes(df[rank][keep], rank)
+    item_code, rater_code, code, secondary = resolve(
+        item_code, rater_code, code, ranks, items, raters
+    )
     if by:
         group, groups = _group_codes(items.to_frame(index=False), by, len(items))
     else:
@@ -414,6 +416,7 @@ def _encode_long(
         groups=groups,
         by=tuple(by),
         ordered=ordered,
+        secondary=secondary,
     )
 
 
@@ -507,10 +510,11 @@ def encode(
     categories: Sequence[Hashable] | None = None,
     by: Hashable | Sequence[Hashable] | None = None,
     layout: Layout | None = None,
+    rank: Hashable | None = None,
 ) -> Encoded:
     """Encode a frame in any of the three layouts.
 
-    The frame is only read, never modified.
+    The frame is only read, never modified. ``rank=``: see :mod:`pdagree._ranks`.
     """
     df = _check_frame(df)
     by_cols = _as_list(by)
@@ -528,7 +532,10 @@ def encode(
     if layout is None:
         layout = "long" if named else "wide"
     declared = categories is not None or _has_categorical(df, layout, label, raters, by_cols)
-    encoded = _encode_layout(df, layout, item, rater, label, raters, categories, by_cols, named)
+    check_rank_layout(rank, layout)
+    encoded = _encode_layout(
+        df, layout, item, rater, label, raters, categories, by_cols, named, rank
+    )
     return replace(encoded, declared=declared)
 
 
@@ -565,6 +572,7 @@ def _encode_layout(
     categories: Sequence[Hashable] | None,
     by_cols: list[Hashable],
     named: dict[str, Hashable],
+    rank: Hashable | None = None,
 ) -> Encoded:
     given = {"item": item, "rater": rater, "label": label}
     if layout == "long":
@@ -579,7 +587,7 @@ def _encode_layout(
             raise TypeError(
                 "`raters` selects columns of a wide frame; it does not apply to a long one."
             )
-        return _encode_long(df, item, rater, label, categories, by_cols)
+        return _encode_long(df, item, rater, label, categories, by_cols, rank)
     if named:
         raise TypeError(
             f"`item`, `rater` and `label` describe a long frame; they do not apply to "

@@ -212,8 +212,8 @@ def _check_hashable(values: np.ndarray[Any, Any], where: str) -> None:
         except TypeError:
             raise TypeError(
                 f"labels must be hashable scalars; {where} holds {v!r} "
-                f"of type {type(v).__name__}. Use one label per cell (for several labels per "
-                "item use a long frame with one row per label)."
+                f"of type {type(v).__name__}. Use one label per cell (a tuple or list in a "
+                "cell holds a primary and a secondary label)."
             ) from None
 
 

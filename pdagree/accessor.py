@@ -49,6 +49,11 @@ class AgreeAccessor:
         apply to every group; otherwise each group uses the labels it has.
     layout : {"wide", "long", "counts"}, optional
         ``"counts"`` reads an items x categories table of counts (Fleiss' table).
+    rank : column name, optional
+        Long frames: the rank of each label, 1 (primary) or 2 (secondary), so that a rater may
+        give an item a primary and an optional secondary label (in a wide frame, a cell holding
+        a tuple or list, primary first, does the same). :meth:`~pdagree.Ratings.multilabel`
+        weighs both; every other coefficient reads the primary labels.
     """
 
     __slots__ = ("_df",)
@@ -66,6 +71,7 @@ class AgreeAccessor:
         categories: Sequence[Hashable] | None = None,
         by: Hashable | Sequence[Hashable] | None = None,
         layout: Layout | None = None,
+        rank: Hashable | None = None,
     ) -> Ratings:
         return Ratings.from_frame(
             self._df,
@@ -76,6 +82,7 @@ class AgreeAccessor:
             categories=categories,
             by=by,
             layout=layout,
+            rank=rank,
         )
 
     def __getattr__(self, name: str) -> Callable[..., Any]:

@@ -87,6 +87,7 @@ class Ratings:
         categories: Sequence[Hashable] | None = None,
         by: Hashable | Sequence[Hashable] | None = None,
         layout: Layout | None = None,
+        rank: Hashable | None = None,
     ) -> Ratings:
         """Encode ``df`` (wide, long or counts layout); see :func:`pdagree.accessor`."""
         return cls(
@@ -99,6 +100,7 @@ class Ratings:
                 categories=categories,
                 by=by,
                 layout=layout,
+                rank=rank,
             )
         )
 

@@ -450,7 +450,13 @@ def test_unorderable_labels() -> None:
 
 
 @pytest.mark.parametrize(
-    ("cell", "shown"), [(["x"], r"\['x'\] of type list"), ({"x": 1}, r"\{'x': 1\} of type dict")]
+    ("cell", "shown"),
+    [
+        # A list or tuple cell holds a primary and a secondary label (issue 10); a list among
+        # them is still no label.
+        ((["x"], "y"), r"\['x'\] of type list"),
+        ({"x": 1}, r"\{'x': 1\} of type dict"),
+    ],
 )
 def test_unhashable_labels_wide(cell: object, shown: str) -> None:
     df = pd.DataFrame({"a": [cell, "y"], "b": ["x", "y"]})

@@ -72,6 +72,9 @@ class RatingData:
             return None
         present = np.zeros((enc.n_groups, enc.n_categories), dtype=bool)
         present[enc.group[enc.item], enc.code] = True
+        if enc.secondary is not None:  # secondary labels are the group's labels too
+            has = enc.secondary >= 0
+            present[enc.group[enc.item[has]], enc.secondary[has]] = True
         present[~present.any(axis=1)] = True  # a group without ratings: nothing to restrict
         return None if bool(present.all()) else present
 
@@ -89,6 +92,10 @@ class RatingData:
         new_code = np.full(enc.n_categories, -1, dtype=np.int64)
         new_code[categories] = np.arange(int(categories.sum()), dtype=np.int64)
         rows = keep_group[enc.group[enc.item]]
+        secondary = None
+        if enc.secondary is not None:  # -1 (none) stays -1
+            kept = enc.secondary[rows]
+            secondary = np.where(kept >= 0, new_code[kept], -1).astype(np.int64)
         sub = Encoded(
             layout=enc.layout,
             items=enc.items[items],
@@ -103,6 +110,7 @@ class RatingData:
             by=enc.by,
             declared=True,
             ordered=enc.ordered,
+            secondary=secondary,
         )
         return RatingData(sub, category_mask=None), items
 
