@@ -18,6 +18,7 @@ from .definitions import alpha as _alpha
 from .definitions import bias as _bias
 from .definitions import breakdowns as _breakdowns
 from .definitions import kappa as _kappa
+from .definitions import multilabel as _multilabel
 from .definitions import spa as _spa
 from .definitions.data import Weights
 from .definitions.spa import SpaWeights
@@ -213,6 +214,28 @@ class Ratings:
         p: pd.Series | dict[Hashable, float] | None = None,
     ) -> pd.DataFrame:
         return _spa.spa_items(self._data, weights, p)
+
+    @_doc(_multilabel.multilabel)
+    def multilabel(
+        self, p: float = _multilabel.DEFAULT_P, **options: Unpack[InferenceOptions]
+    ) -> Result:
+        return coefficient(self._data, "multilabel", {"p": p}, dict(options))
+
+    @_doc(_multilabel.multilabel_sweep, inference=False)
+    def multilabel_sweep(self, ps: Sequence[float] | None = None) -> pd.DataFrame:
+        return _multilabel.multilabel_sweep(self._data, ps)
+
+    @_doc(_multilabel.multilabel_items, inference=False)
+    def multilabel_items(
+        self, ps: Sequence[float] | None = None, *, high: float = 0.6, tolerance: float = 0.1
+    ) -> _multilabel.MultilabelItems:
+        return _multilabel.multilabel_items(self._data, ps, high=high, tolerance=tolerance)
+
+    @_doc(_multilabel.multilabel_labels, inference=False)
+    def multilabel_labels(
+        self, p: float = _multilabel.DEFAULT_P, labels: Sequence[Any] | None = None
+    ) -> pd.DataFrame:
+        return _multilabel.multilabel_labels(self._data, p, labels)
 
     # ------------------------------------------------------------------ breakdowns
 

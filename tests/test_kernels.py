@@ -644,6 +644,20 @@ COVERED: dict[str, str] = {
     "alpha.alpha_from_disagreement": "test_alpha_from_disagreement_elementwise",
     "alpha.ratio_delta2": "test_delta2_elementwise",
     "alpha.matrix_delta2": "test_delta2_elementwise",
+    **{
+        f"multilabel.{name}": "test_multilabel_kernels"
+        for name in (
+            "annotation_pairs",
+            "entry_weights",
+            "item_means",
+            "item_pair_agreement",
+            "one_vs_rest",
+            "pair_components",
+            "pair_mean",
+            "pair_sums",
+            "subset_entries",
+        )
+    },
 }
 
 
@@ -681,6 +695,89 @@ def test_sparse_kernels_equal_dense(data: Data) -> None:
         )
         close(sparse.identity_observed(ea, ec, alone.group, 1)[0][0], observed[0][group])
         close(sparse.identity_conger_expected(alone.nck)[0][0], a_e[group])
+
+
+def _multilabel_run(data: Data, secondary: IntArray, ps: FloatArray) -> dict[str, Any]:
+    """Every multi-label kernel on ``data``, as dense per-group arrays."""
+    from pdagree._kernels import multilabel as ml
+
+    r, g, k = data.n_raters, data.n_groups, N_CATEGORIES
+    ann, code, w = ml.entry_weights(data.code, secondary, ps)
+    sums = ml.pair_sums(data.group, data.item, data.rater, ann, code, w, g, r, k)
+    observed, expected = ml.pair_components(sums, k)
+    shape = (len(ps), g, r * r)
+    kappa = agreement.chance_corrected(observed, expected)
+    means = ml.pair_mean(kappa.reshape(shape), observed.reshape(shape), expected.reshape(shape))
+    pair, label, o_rest, e_rest = ml.one_vs_rest(sums, k)
+    rest = np.full((2, len(ps), g * r * r, k), np.nan)
+    rest[0][:, pair, label], rest[1][:, pair, label] = o_rest, e_rest
+    u, v, agree = ml.item_pair_agreement(data.item, data.rater, ann, code, w, k)
+    pair_uv = (data.group[data.item[u]] * r + data.rater[u]) * r + data.rater[v]
+    item_kappa = ml.item_means(
+        agreement.chance_corrected(agree, expected[:, pair_uv]), data.item[u], data.n_items
+    )
+    s_ann, s_sub, s_w = ml.subset_entries(
+        ann, code, w, np.array([0, 1, 2, 3, 1]), np.array([0, 0, 1, 1, 2]), 3
+    )
+    subsets = np.zeros((len(ps), len(data.code), 3))
+    subsets[:, s_ann, s_sub] = s_w
+    return {
+        "weights": w,
+        "observed": observed.reshape(shape),
+        "expected": expected.reshape(shape),
+        "means": np.stack(means[:3]),
+        "n_pairs": means[3],
+        "rest": rest.reshape(2, len(ps), g, r * r, k),
+        "item_kappa": item_kappa,
+        "subsets": subsets,
+    }
+
+
+def test_multilabel_kernels(data: Data) -> None:
+    # Rosenberg & Binkowski's kernels: a batch of p equals one p at a time, and every group
+    # equals that group alone.
+    from pdagree._kernels import multilabel as ml
+
+    rng = np.random.default_rng(len(data.item))
+    shift = rng.integers(1, N_CATEGORIES, size=len(data.code))
+    has = rng.random(len(data.code)) < 0.4
+    secondary = np.where(has, (data.code + shift) % N_CATEGORIES, -1).astype(np.int64)
+    ps = np.array([0.5, 0.8, 1.0])
+    batch = _multilabel_run(data, secondary, ps)
+    # entry weights: 1 for a single label, p and 1 - p for a primary and its secondary
+    close(batch["weights"][:, : len(data.code)], np.where(has, ps[:, None], 1.0))
+    close(batch["weights"][:, len(data.code) :], np.repeat(1 - ps[:, None], has.sum(), axis=1))
+    # subsets {0, 1} and {2, 3}: an annotation's weights there add up; {1} alone as given
+    primary_w = np.where(has, ps[:, None], 1.0)
+    second_w = np.where(has, 1.0 - ps[:, None], 0.0)
+    for s, members in enumerate(([0, 1], [2, 3], [1])):
+        want = np.isin(data.code, members) * primary_w + np.isin(secondary, members) * second_w
+        close(batch["subsets"][:, :, s], want)
+    for i, p in enumerate(ps):  # batch over p equals loop
+        one = _multilabel_run(data, secondary, p[None])
+        for key in ("observed", "expected", "item_kappa", "subsets", "n_pairs"):
+            close(batch[key][i], one[key][0])
+        for key in ("means", "rest"):
+            close(batch[key][:, i], one[key][:, 0])
+    for group in range(data.n_groups):  # batch over groups equals loop
+        alone = data.alone(group)
+        keep = data.group[data.item] == group
+        one = _multilabel_run(alone, secondary[keep], ps)
+        for key in ("observed", "expected"):
+            close(batch[key][:, group], one[key][:, 0])
+        close(batch["means"][:, :, group], one["means"][:, :, 0])
+        close(batch["n_pairs"][:, group], one["n_pairs"][:, 0])
+        close(batch["rest"][:, :, group], one["rest"][:, :, 0])
+        close(batch["item_kappa"][:, data.items_of(group)], one["item_kappa"])
+    # annotation pairs: every two annotations of one item, lower rater first
+    u, v = ml.annotation_pairs(data.item, data.rater)
+    want = sorted(
+        (a, b)
+        for a in range(len(data.item))
+        for b in range(len(data.item))
+        if data.item[a] == data.item[b] and data.rater[a] < data.rater[b]
+    )
+    assert list(zip(u.tolist(), v.tolist(), strict=True)) == want
 
 
 def test_as_float_keeps_shape() -> None:

@@ -8,7 +8,7 @@ module of its family) and one entry here; the order here is the order of ``repor
 
 from __future__ import annotations
 
-from . import alpha, bias, kappa, spa
+from . import alpha, bias, kappa, multilabel, spa
 from .base import Definition
 
 __all__ = ["REGISTRY", "get"]
@@ -96,6 +96,13 @@ REGISTRY: dict[str, Definition] = {
             spa.spa,
             "Sparse Probability of Agreement",
             per_item=spa.per_item_weights,
+            in_report=False,
+        ),
+        Definition(
+            "multilabel",
+            multilabel.multilabel,
+            "Rosenberg & Binkowski's kappa for primary and secondary labels",
+            needs_raters=True,
             in_report=False,
         ),
     )
