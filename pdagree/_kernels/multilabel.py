@@ -220,15 +220,16 @@ def one_vs_rest(sums: PairSums, n_codes: int) -> tuple[IntArray, IntArray, Float
 
 
 def pair_mean(kappa: FloatArray, *parts: FloatArray) -> tuple[FloatArray, ...]:
-    """Means over the pairs with a defined kappa, along the last axis: of ``kappa`` and of each
-    of ``parts`` (e.g. ``p(A)``, ``p(E)``), and the number of those pairs."""
-    usable = ~np.isnan(kappa)
-    n_pairs = usable.sum(axis=-1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = tuple(
-            as_float(np.where(usable, x, 0.0).sum(axis=-1) / n_pairs) for x in (kappa, *parts)
-        )
-    return (*means, as_float(n_pairs))
+    """Means over pairs along the last axis, each over the pairs where it is not nan: of
+    ``kappa`` and of each of ``parts`` (e.g. ``p(A)``, ``p(E)``, defined for every pair that
+    shares an item); then the number of pairs with a kappa."""
+    means = []
+    for x in (kappa, *parts):
+        usable = ~np.isnan(x)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            total = np.where(usable, x, 0.0).sum(axis=-1)
+            means.append(as_float(total / usable.sum(axis=-1)))
+    return (*means, as_float((~np.isnan(kappa)).sum(axis=-1)))
 
 
 def item_pair_agreement(

@@ -27,7 +27,6 @@ from .._kernels import agreement as K
 from .._kernels import multilabel as KM
 from .._typing import FloatArray, IntArray
 from .base import Components
-from .breakdowns import _cross_index
 from .data import RatingData
 
 __all__ = [
@@ -144,12 +143,12 @@ def multilabel(data: RatingData, p: float = DEFAULT_P) -> Components:
 
     With more than two annotators the value is the mean kappa over the pairs (the paper's
     "average kappa across the annotators"), leaving out pairs that share no item or whose
-    kappa is undefined; ``observed`` and ``expected`` are then the means of the pairs'
-    ``p(A)`` and ``p(E)`` (for two annotators, ``p(A)`` and ``p(E)`` themselves), ``n_pairs``
-    counts the pairs and ``pairwise`` is the raters x raters table of pair kappas (nan on the
-    diagonal; not in ``by=`` frames). Unlike :meth:`cohen`, chance agreement uses each
-    annotator's labels on the items the pair shares only, as the paper does, so on incomplete
-    designs the two differ even at ``p = 1``.
+    kappa is undefined (``p(E) = 1``), and ``n_pairs`` counts the pairs kept; ``observed``
+    and ``expected`` are the means of ``p(A)`` and ``p(E)`` over the pairs that share an
+    item (for two annotators, ``p(A)`` and ``p(E)`` themselves); ``pairwise`` is the raters x
+    raters table of pair kappas (nan on the diagonal; not in ``by=`` frames). Unlike
+    :meth:`cohen`, chance agreement uses each annotator's labels on the items the pair shares
+    only, as the paper does, so on incomplete designs the two differ even at ``p = 1``.
 
     Parameters
     ----------
@@ -198,11 +197,15 @@ def multilabel(data: RatingData, p: float = DEFAULT_P) -> Components:
     )
 
 
-def _by_p(data: RatingData, ps: FloatArray) -> pd.Index:
-    """The index of a sweep: ``p``, or (group keys..., p) with ``by=``."""
-    index = pd.Index(ps, name="p")
-    groups = data.enc.groups
-    return index if groups is None else _cross_index(groups, index, "p")
+def _per_group(groups: pd.Index | None, inner: pd.Index) -> pd.Index:
+    """``inner``, or with ``by=`` every (group keys..., inner) pair, group-major, each level
+    keeping its dtype."""
+    if groups is None:
+        return inner
+    n = len(inner)
+    outer = [groups.get_level_values(i).repeat(n) for i in range(groups.nlevels)]
+    values = inner.take(np.tile(np.arange(n), len(groups)))
+    return pd.MultiIndex.from_arrays([*outer, values], names=[*groups.names, inner.name])
 
 
 def multilabel_sweep(data: RatingData, ps: Sequence[float] | None = None) -> pd.DataFrame:
@@ -243,7 +246,7 @@ def multilabel_sweep(data: RatingData, ps: Sequence[float] | None = None) -> pd.
     # (P, G) -> group-major rows, as the index
     return pd.DataFrame(
         {"kappa": kappa.T.ravel(), "observed": observed.T.ravel(), "expected": expected.T.ravel()},
-        index=_by_p(data, values),
+        index=_per_group(data.enc.groups, pd.Index(values, name="p")),
     )
 
 
@@ -503,6 +506,6 @@ def multilabel_labels(
         }
     frame = pd.DataFrame(
         {**columns, "n_pairs": n_pairs.astype(np.int64)},
-        index=index if enc.groups is None else _cross_index(enc.groups, index, "label"),
+        index=_per_group(enc.groups, index),
     )
     return frame
