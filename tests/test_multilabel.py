@@ -692,3 +692,31 @@ def test_plots() -> None:
     items = plot_items(emails.agree(**spec).multilabel_items())
     assert items.get_xlabel() == "p (weight of the primary label)"
     plt.close("all")
+
+
+# ------------------------------------------------------------------ the bundled data set
+
+
+def test_emails_dataset_is_its_generator() -> None:
+    emails = pdagree.datasets.load("emails_multilabel")
+    pd.testing.assert_frame_equal(emails, pdagree.datasets.make_emails())
+    assert list(emails.columns) == ["email", "annotator", "label", "rank", "kind"]
+    assert emails["email"].nunique() == 380
+    assert sorted(emails["annotator"].unique()) == ["A", "B", "C"]
+    assert set(emails["label"]) == set(pdagree.datasets.EMAIL_LABELS)
+    assert len(pdagree.datasets.EMAIL_LABELS) == 10
+    # Every annotator gives every email one primary label; some add a secondary one.
+    primary = emails[emails["rank"] == 1]
+    assert len(primary) == 3 * 380 and not primary.duplicated(["email", "annotator"]).any()
+    assert 0.1 < (emails["rank"] == 2).mean() < 0.3
+    assert "make_emails()" in pdagree.datasets.describe("emails_multilabel")
+
+
+def test_make_emails() -> None:
+    small = pdagree.datasets.make_emails(n_items=20, seed=1)
+    assert small["email"].max() == 20
+    assert small.equals(pdagree.datasets.make_emails(n_items=20, seed=1))
+    ratings = small.agree(item="email", rater="annotator", label="label", rank="rank")
+    assert ratings.n_items == 20
+    with pytest.raises(ValueError, match=r"`n_items` must be an integer >= 1; got 0"):
+        pdagree.datasets.make_emails(n_items=0)
