@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -648,14 +649,13 @@ COVERED: dict[str, str] = {
         f"multilabel.{name}": "test_multilabel_kernels"
         for name in (
             "annotation_pairs",
-            "entry_weights",
-            "item_means",
-            "item_pair_agreement",
+            "evaluate",
+            "item_kappa",
             "one_vs_rest",
+            "pair_agreement",
             "pair_components",
             "pair_mean",
             "pair_sums",
-            "subset_entries",
         )
     },
 }
@@ -702,40 +702,38 @@ def _multilabel_run(data: Data, secondary: IntArray, ps: FloatArray) -> dict[str
     from pdagree._kernels import multilabel as ml
 
     r, g, k = data.n_raters, data.n_groups, N_CATEGORIES
-    ann, code, w = ml.entry_weights(data.code, secondary, ps)
-    sums = ml.pair_sums(data.group, data.item, data.rater, ann, code, w, g, r, k)
-    observed, expected = ml.pair_components(sums, k)
+    sums = ml.pair_sums(data.group, data.item, data.rater, data.code, secondary, g, r, k)
+    observed, expected = ml.pair_components(sums, ps, k)
     shape = (len(ps), g, r * r)
     kappa = agreement.chance_corrected(observed, expected)
     means = ml.pair_mean(kappa.reshape(shape), observed.reshape(shape), expected.reshape(shape))
-    pair, label, o_rest, e_rest = ml.one_vs_rest(sums, k)
+    pair, label, o_rest, e_rest = ml.one_vs_rest(sums, ps, k)
     rest = np.full((2, len(ps), g * r * r, k), np.nan)
     rest[0][:, pair, label], rest[1][:, pair, label] = o_rest, e_rest
-    u, v, agree = ml.item_pair_agreement(data.item, data.rater, ann, code, w, k)
+    u, v = ml.annotation_pairs(data.item, data.rater)
+    agree = ml.evaluate(ml.pair_agreement(u, v, data.code, secondary), ps)
     pair_uv = (data.group[data.item[u]] * r + data.rater[u]) * r + data.rater[v]
-    item_kappa = ml.item_means(
-        agreement.chance_corrected(agree, expected[:, pair_uv]), data.item[u], data.n_items
-    )
-    s_ann, s_sub, s_w = ml.subset_entries(
-        ann, code, w, np.array([0, 1, 2, 3, 1]), np.array([0, 0, 1, 1, 2]), 3
-    )
-    subsets = np.zeros((len(ps), len(data.code), 3))
-    subsets[:, s_ann, s_sub] = s_w
+    item_kappa = ml.item_kappa(agree, expected, pair_uv, data.item[u], data.n_items)
+    # It is the mean of chance_corrected over each item's pairs that have a kappa.
+    per_pair = agreement.chance_corrected(agree, expected[:, pair_uv])
+    for x in range(0, data.n_items, 7):
+        values = per_pair[:, data.item[u] == x]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # items without a pair: nan
+            close(item_kappa[:, x], np.nanmean(values, axis=1) if values.size else np.nan)
     return {
-        "weights": w,
         "observed": observed.reshape(shape),
         "expected": expected.reshape(shape),
         "means": np.stack(means[:3]),
         "n_pairs": means[3],
         "rest": rest.reshape(2, len(ps), g, r * r, k),
         "item_kappa": item_kappa,
-        "subsets": subsets,
     }
 
 
 def test_multilabel_kernels(data: Data) -> None:
-    # Rosenberg & Binkowski's kernels: a batch of p equals one p at a time, and every group
-    # equals that group alone.
+    # Rosenberg & Binkowski's kernels: a batch of p equals one p at a time, every group
+    # equals that group alone, and the sparse keying equals the dense one.
     from pdagree._kernels import multilabel as ml
 
     rng = np.random.default_rng(len(data.item))
@@ -744,18 +742,9 @@ def test_multilabel_kernels(data: Data) -> None:
     secondary = np.where(has, (data.code + shift) % N_CATEGORIES, -1).astype(np.int64)
     ps = np.array([0.5, 0.8, 1.0])
     batch = _multilabel_run(data, secondary, ps)
-    # entry weights: 1 for a single label, p and 1 - p for a primary and its secondary
-    close(batch["weights"][:, : len(data.code)], np.where(has, ps[:, None], 1.0))
-    close(batch["weights"][:, len(data.code) :], np.repeat(1 - ps[:, None], has.sum(), axis=1))
-    # subsets {0, 1} and {2, 3}: an annotation's weights there add up; {1} alone as given
-    primary_w = np.where(has, ps[:, None], 1.0)
-    second_w = np.where(has, 1.0 - ps[:, None], 0.0)
-    for s, members in enumerate(([0, 1], [2, 3], [1])):
-        want = np.isin(data.code, members) * primary_w + np.isin(secondary, members) * second_w
-        close(batch["subsets"][:, :, s], want)
     for i, p in enumerate(ps):  # batch over p equals loop
         one = _multilabel_run(data, secondary, p[None])
-        for key in ("observed", "expected", "item_kappa", "subsets", "n_pairs"):
+        for key in ("observed", "expected", "item_kappa", "n_pairs"):
             close(batch[key][i], one[key][0])
         for key in ("means", "rest"):
             close(batch[key][:, i], one[key][:, 0])
@@ -769,7 +758,21 @@ def test_multilabel_kernels(data: Data) -> None:
         close(batch["n_pairs"][:, group], one["n_pairs"][:, 0])
         close(batch["rest"][:, :, group], one["rest"][:, :, 0])
         close(batch["item_kappa"][:, data.items_of(group)], one["item_kappa"])
-    # annotation pairs: every two annotations of one item, lower rater first
+    # Keyed sparsely (many keys) or densely: the same sums.
+    args = (data.group, data.item, data.rater, data.code, secondary, data.n_groups)
+    dense = ml.pair_sums(*args, data.n_raters, N_CATEGORIES)
+    limit, ml.DENSE_KEYS = ml.DENSE_KEYS, 0
+    try:
+        sparse = ml.pair_sums(*args, data.n_raters, N_CATEGORIES)
+    finally:
+        ml.DENSE_KEYS = limit
+    assert len(sparse.key) < len(dense.key)
+    for field in ("agree", "first", "second"):
+        close(getattr(dense, field)[:, sparse.key], getattr(sparse, field))
+    present = np.zeros(len(dense.key), dtype=bool)
+    present[sparse.key] = True
+    close(dense.first[:, ~present], 0.0)
+    # Annotation pairs: every two annotations of one item, lower rater first.
     u, v = ml.annotation_pairs(data.item, data.rater)
     want = sorted(
         (a, b)
@@ -777,7 +780,9 @@ def test_multilabel_kernels(data: Data) -> None:
         for b in range(len(data.item))
         if data.item[a] == data.item[b] and data.rater[a] < data.rater[b]
     )
-    assert list(zip(u.tolist(), v.tolist(), strict=True)) == want
+    assert sorted(zip(u.tolist(), v.tolist(), strict=True)) == want
+    # Polynomials in p, evaluated.
+    close(ml.evaluate(np.array([[1.0], [2.0], [3.0]]), ps), (1 + 2 * ps + 3 * ps**2)[:, None])
 
 
 def test_as_float_keeps_shape() -> None:

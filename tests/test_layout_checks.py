@@ -193,6 +193,9 @@ def test_bundled_datasets_do_not_warn(name: str) -> None:
         ratings = df.agree(item="item", rater="annotator", label="label")
         wide = df.pivot(index="item", columns="annotator", values="label")
         wide.agree()  # 40 sparse rater columns: no warning (filterwarnings = error)
+    elif name == "emails_multilabel":  # long, with primary and secondary labels
+        ratings = df.agree(item="email", rater="annotator", label="label", rank="rank")
+        ratings.multilabel()
     else:
         ratings = df.agree()
     ratings.report()

@@ -6,13 +6,16 @@ Symbols (the paper's, as the issue reconstructs them): annotator ``a``'s annotat
 both annotated: ``Ag = M_a ∘ M_b``; ``p(A) = sum(Ag) / N``; ``Freq_a = colsum(M_a) / N`` over
 the same items; ``p(E) = sum_y Freq_a[y] Freq_b[y]``.
 
-The kernels never build ``M_a``: they work on its non-zero *entries* (annotation, label code,
-weight), at most two per (item, annotator), and join them on the item (for ``N`` and
-``Freq``) and on the (item, label) pair (for ``Ag``) with sorted searches. Every rater pair of
-every group is computed at once (no loop over pairs, items or labels); memory grows with the
-co-annotated entry pairs. Weights carry a leading batch axis ``P`` (one row per value of
-``p``), so a sweep over ``p`` is one call. A pair ``(a, b)`` is stored once, with ``a < b``,
-under the key ``(g * R + a) * R + b``.
+The kernels never build ``M_a``. Each annotation (one per item and annotator) has a primary
+label ``code`` and a secondary label ``secondary`` (-1 for none), so its row of ``M_a`` has at
+most two non-zero cells, whose weights are polynomials in ``p``: 1, ``p`` and ``1 - p``. The
+annotations are paired once, on the item (:func:`annotation_pairs`), and every sum the
+coefficient needs is a sum over those pairs of products of at most two such weights: a
+polynomial in ``p`` of degree two, stored as its coefficients ``(c_0, c_1, c_2)`` on a leading
+axis. A sweep over ``p`` evaluates the same sums (:func:`evaluate`); the pairs are never
+recounted. Every rater pair of every group is computed in one pass: no loop over pairs,
+items or labels. A rater pair ``(a, b)``, ``a < b``, has the key ``(g * R + a) * R + b``; sums
+per pair and label have the key ``pair * K + y``.
 """
 
 from __future__ import annotations
@@ -22,112 +25,119 @@ from typing import NamedTuple
 import numpy as np
 
 from ._typing import FloatArray, IntArray, as_float
+from .agreement import chance_corrected
 
 __all__ = [
     "PairSums",
     "annotation_pairs",
-    "entry_weights",
-    "item_means",
-    "item_pair_agreement",
+    "evaluate",
+    "item_kappa",
     "one_vs_rest",
+    "pair_agreement",
     "pair_components",
     "pair_mean",
     "pair_sums",
-    "subset_entries",
 ]
 
+#: Above this many (pair, label) keys the sums are keyed sparsely (``np.unique``), not densely.
+DENSE_KEYS = 1 << 22
 
-def entry_weights(
-    code: IntArray, secondary: IntArray, p: FloatArray
-) -> tuple[IntArray, IntArray, FloatArray]:
-    """The non-zero entries of the annotation matrices: annotation, label code and weight.
 
-    ``code`` is each annotation's primary label, ``secondary`` its secondary label (``-1``
-    for none); ``p`` has shape (P,). Returns ``(annotation, code, weight)`` with weight shape
-    (P, n_entries): 1 for a single label, ``p`` for a primary, ``1 - p`` for its secondary.
+def evaluate(coefficients: FloatArray, p: FloatArray) -> FloatArray:
+    """The polynomials ``sum_d c_d p^d`` (coefficients on the leading axis) at every ``p``:
+    shape (P, ...).
 
     >>> import numpy as np
-    >>> ann, codes, w = entry_weights(np.array([0, 1]), np.array([2, -1]), np.array([0.75]))
-    >>> ann.tolist(), codes.tolist(), w.tolist()
-    ([0, 1, 0], [0, 1, 2], [[0.75, 1.0, 0.25]])
+    >>> evaluate(np.array([[1.0, 0.0], [0.0, 2.0], [0.0, 1.0]]), np.array([0.5, 1.0]))
+    array([[1.  , 1.25],
+           [1.  , 3.  ]])
     """
     p = np.asarray(p, dtype=np.float64)
-    has = secondary >= 0
-    n = len(code)
-    second = np.flatnonzero(has)
-    annotation = np.concatenate([np.arange(n, dtype=np.int64), second])
-    codes = np.concatenate([code, secondary[second]]).astype(np.int64)
-    primary_weight = np.where(has[None, :], p[:, None], 1.0)
-    secondary_weight = np.broadcast_to(1.0 - p[:, None], (len(p), len(second)))
-    weight = np.concatenate([primary_weight, secondary_weight], axis=1)
-    return annotation, codes, as_float(weight)
+    powers = p[:, None] ** np.arange(len(coefficients))[None, :]
+    flat = coefficients.reshape(len(coefficients), -1)
+    return as_float((powers @ flat).reshape(len(p), *coefficients.shape[1:]))
 
 
-def subset_entries(
-    annotation: IntArray,
-    code: IntArray,
-    weight: FloatArray,
-    member_code: IntArray,
-    member_subset: IntArray,
-    n_subsets: int,
-) -> tuple[IntArray, IntArray, FloatArray]:
-    """Entries of the annotation matrices with the labels merged into subsets: label
-    ``member_code[j]`` belongs to subset ``member_subset[j]`` (a label may be in several). The
-    weight of an annotation in a subset is the sum of its labels' weights there (a primary and
-    a secondary in one subset give 1). Returns ``(annotation, subset, weight)``."""
-    order = np.argsort(member_code, kind="stable")
-    member_code, member_subset = member_code[order], member_subset[order]
-    e, m = _matches(code, member_code)
-    key = annotation[e] * n_subsets + member_subset[m]
-    unique, inverse = np.unique(key, return_inverse=True)
-    summed = _batched_bincount(inverse.ravel(), weight[:, e], len(unique))
-    return unique // n_subsets, unique % n_subsets, summed
-
-
-def _matches(left: IntArray, right_sorted: IntArray) -> tuple[IntArray, IntArray]:
-    """Every ``(i, j)`` with ``left[i] == right_sorted[j]`` (``right_sorted`` ascending)."""
-    lo = np.searchsorted(right_sorted, left, side="left")
-    hi = np.searchsorted(right_sorted, left, side="right")
-    count = hi - lo
-    i = np.repeat(np.arange(len(left), dtype=np.int64), count)
-    before = np.cumsum(count) - count
-    j = lo[i] + np.arange(len(i), dtype=np.int64) - before[i]
-    return i, j.astype(np.int64)
-
-
-def _batched_bincount(index: IntArray, weight: FloatArray, size: int) -> FloatArray:
-    """``np.bincount(index, weight[b], size)`` for every row ``b`` of ``weight``, at once."""
-    n_batch = weight.shape[0]
-    key = (index[None, :] + size * np.arange(n_batch, dtype=np.int64)[:, None]).ravel()
-    out = np.bincount(key, weights=weight.ravel(), minlength=n_batch * size)
-    return as_float(out.reshape(n_batch, size))
+# Weights as polynomials in p, coefficients of (1, p, p²). A primary label weighs 1 (single)
+# or p (with a secondary), a secondary 1 - p.
+#: Primaries, and products of two primaries, by how many of them have a secondary (0, 1, 2):
+#: 1, p, p².
+_PRIMARY = np.eye(3)
+#: A secondary: 1 - p.
+_SECONDARY = np.array([1.0, -1.0, 0.0])
+#: A primary times a secondary, by whether the primary has a secondary (0, 1): 1 - p, p(1 - p).
+_PRIMARY_TIMES_SECONDARY = np.array([[1.0, -1.0, 0.0], [0.0, 1.0, -1.0]])
+#: A secondary times a secondary: (1 - p)².
+_SECONDARY_SQUARED = np.array([1.0, -2.0, 1.0])
 
 
 def annotation_pairs(item: IntArray, rater: IntArray) -> tuple[IntArray, IntArray]:
-    """Every pair of annotations of one item by two annotators ``(u, v)``, ``rater[u] <
-    rater[v]`` (one annotation per item and annotator), in ascending order of
-    ``u * n + v``."""
+    """Every pair of annotations ``(u, v)`` of one item by two annotators, ``rater[u] <
+    rater[v]`` (one annotation per item and annotator), ordered by item, then by ``u``'s and
+    ``v``'s raters.
+
+    >>> import numpy as np
+    >>> u, v = annotation_pairs(np.array([0, 1, 0, 0, 1]), np.array([2, 0, 0, 1, 1]))
+    >>> u.tolist(), v.tolist()
+    ([2, 2, 3, 1], [3, 0, 0, 4])
+    """
     order = np.lexsort((rater, item))
-    u, v = _matches(item, item[order])
-    v = order[v]
-    keep = rater[u] < rater[v]
-    u, v = u[keep], v[keep]
-    sort = np.argsort(u * len(item) + v, kind="stable")
-    return u[sort], v[sort]
+    sorted_item = item[order]
+    n = len(order)
+    start = np.flatnonzero(np.r_[True, sorted_item[1:] != sorted_item[:-1]])
+    size = np.diff(np.r_[start, n])
+    segment = np.repeat(np.arange(len(start)), size)
+    later = size[segment] - (np.arange(n) - start[segment]) - 1  # annotations after this one
+    first = np.repeat(np.arange(n, dtype=np.int64), later)
+    offset = np.arange(len(first), dtype=np.int64) - np.repeat(np.cumsum(later) - later, later)
+    return order[first], order[first + 1 + offset]
+
+
+def _agreement_terms(
+    u: IntArray, v: IntArray, code: IntArray, secondary: IntArray
+) -> list[tuple[IntArray, IntArray, FloatArray]]:
+    """The four ways two annotations' labels can meet: primary of ``u`` with primary of ``v``,
+    primary with secondary, secondary with primary, secondary with secondary. For each: the
+    pairs where they meet, the label they meet on, and the product of the two weights as
+    polynomial coefficients (3, n)."""
+    has = secondary >= 0
+    hu, hv = has[u], has[v]
+    cu, cv, su, sv = code[u], code[v], secondary[u], secondary[v]
+    both = np.flatnonzero(cu == cv)
+    first_second = np.flatnonzero((cu == sv) & hv)
+    second_first = np.flatnonzero((su == cv) & hu)
+    seconds = np.flatnonzero((su == sv) & hu)
+    return [
+        (both, cu[both], _PRIMARY[hu[both].astype(np.int64) + hv[both]].T),
+        (first_second, cu[first_second], _PRIMARY_TIMES_SECONDARY[hu[first_second].astype(int)].T),
+        (second_first, su[second_first], _PRIMARY_TIMES_SECONDARY[hv[second_first].astype(int)].T),
+        (seconds, su[seconds], np.repeat(_SECONDARY_SQUARED[:, None], len(seconds), axis=1)),
+    ]
+
+
+def pair_agreement(u: IntArray, v: IntArray, code: IntArray, secondary: IntArray) -> FloatArray:
+    """``sum_y M_a[x, y] M_b[x, y]`` for every pair of annotations ``(u, v)`` of one item, as
+    polynomial coefficients (3, n_pairs): the item's own agreement for that rater pair (1 for
+    ``{a,a}``, ``p`` for ``{ab,a}``, ``2p(1 - p)`` for ``{ab,ba}``, ...)."""
+    total = np.zeros((3, len(u)))
+    for at, _, c in _agreement_terms(u, v, code, secondary):  # four terms, not items
+        total[:, at] += c  # each pair at most once per term
+    return total
 
 
 class PairSums(NamedTuple):
-    """What every rater pair's kappa needs, per (pair, label) key.
+    """What every rater pair's kappa needs, per (pair, label) key, as polynomials in ``p``.
 
     Attributes
     ----------
     n_common
         Items both annotators of the pair annotated, shape (G * R * R,).
     key
-        ``pair * n_codes + code``, ascending and unique.
-    agree, first, second
-        Shape (P, n_keys): over the items both annotated, ``sum_x M_a[x, c] M_b[x, c]``,
-        ``sum_x M_a[x, c]`` and ``sum_x M_b[x, c]`` (``a < b``).
+        ``pair * n_codes + y``, ascending and unique.
+    agree
+        (3, n_keys): ``sum_x M_a[x, y] M_b[x, y]`` over the pair's common items.
+    first, second
+        (3, n_keys): ``sum_x M_a[x, y]`` and ``sum_x M_b[x, y]`` over them (``a < b``).
     """
 
     n_common: FloatArray
@@ -137,84 +147,116 @@ class PairSums(NamedTuple):
     second: FloatArray
 
 
+def _keyed(
+    keys: list[IntArray], weights: list[FloatArray], size: int
+) -> tuple[IntArray, list[FloatArray]]:
+    """Sum the weights (coefficients (3, n) each) of each list entry by key: densely over
+    ``range(size)`` when it is small, else over the keys present. Returns the keys and one
+    (3, n_keys) array per list entry."""
+    if size <= DENSE_KEYS:
+        key = np.arange(size, dtype=np.int64)
+        at = keys
+    else:
+        key, inverse = np.unique(np.concatenate(keys), return_inverse=True)
+        at = np.split(inverse.ravel(), np.cumsum([len(k) for k in keys])[:-1])
+    sums = [
+        as_float(
+            np.stack(
+                [
+                    np.bincount(i, weights=w[d], minlength=len(key))
+                    if w[d].any()
+                    else np.zeros(len(key))
+                    for d in range(3)
+                ]
+            )
+        )
+        for i, w in zip(at, weights, strict=True)
+    ]
+    return key, sums
+
+
 def pair_sums(
     group_of_item: IntArray,
     item: IntArray,
     rater: IntArray,
-    e_annotation: IntArray,
-    e_code: IntArray,
-    e_weight: FloatArray,
+    code: IntArray,
+    secondary: IntArray,
     n_groups: int,
     n_raters: int,
     n_codes: int,
+    pairs: tuple[IntArray, IntArray] | None = None,
 ) -> PairSums:
-    """Sums of the annotation matrices over every rater pair's common items.
+    """Sums of the annotation matrices over every rater pair's common items, by label.
 
-    ``item``, ``rater``: per annotation (one per item and annotator); the entries
-    ``(e_annotation, e_code, e_weight)`` are the non-zero cells of the annotation matrices
-    (:func:`entry_weights` or :func:`subset_entries`), at most one per annotation and code.
+    ``item``, ``rater``, ``code``, ``secondary``: per annotation (one per item and annotator);
+    ``pairs``: their :func:`annotation_pairs`, if already at hand.
     """
     r = n_raters
-    e_item, e_rater = item[e_annotation], rater[e_annotation]
-    e_group = group_of_item[e_item]
-    # N: pairs of annotations of one item.
-    u, v = annotation_pairs(item, rater)
-    pair_uv = (group_of_item[item[u]] * r + rater[u]) * r + rater[v]
-    n_common = np.bincount(pair_uv, minlength=n_groups * r * r).astype(np.float64)
-    # Freq: each entry against every other annotator's annotation of its item.
-    by_item = np.argsort(item, kind="stable")
-    e, o = _matches(e_item, item[by_item])
-    o = by_item[o]
-    other = rater[o]
-    keep = other != e_rater[e]
-    e, other = e[keep], other[keep]
-    is_first = e_rater[e] < other
-    low = np.where(is_first, e_rater[e], other)
-    high = np.where(is_first, other, e_rater[e])
-    margin_key = ((e_group[e] * r + low) * r + high) * n_codes + e_code[e]
-    # Ag: pairs of entries with the same item and code from two annotators.
-    cell = e_item * n_codes + e_code
-    by_cell = np.argsort(cell, kind="stable")
-    f, g = _matches(cell, cell[by_cell])
-    g = by_cell[g]
-    keep = e_rater[f] < e_rater[g]
-    f, g = f[keep], g[keep]
-    agree_key = ((e_group[f] * r + e_rater[f]) * r + e_rater[g]) * n_codes + e_code[f]
-    key, inverse = np.unique(np.concatenate([margin_key, agree_key]), return_inverse=True)
-    inverse = inverse.ravel()
-    margin_at, agree_at = inverse[: len(margin_key)], inverse[len(margin_key) :]
-    size = len(key)
-    weight_e = e_weight[:, e]
-    first = _batched_bincount(margin_at, np.where(is_first, weight_e, 0.0), size)
-    second = _batched_bincount(margin_at, np.where(is_first, 0.0, weight_e), size)
-    agree = _batched_bincount(agree_at, e_weight[:, f] * e_weight[:, g], size)
-    return PairSums(n_common, key.astype(np.int64), agree, first, second)
+    u, v = annotation_pairs(item, rater) if pairs is None else pairs
+    pair = (group_of_item[item[u]] * r + rater[u]) * r + rater[v]
+    n_common = np.bincount(pair, minlength=n_groups * r * r).astype(np.float64)
+    has = secondary >= 0
+
+    def margin(ann: IntArray) -> tuple[IntArray, FloatArray]:
+        """Keys and weights of the labels of annotations ``ann`` in their pairs: the primary
+        weighs 1 or p, the secondary 1 - p."""
+        with_second = has[ann].astype(np.float64)
+        at = np.flatnonzero(with_second)
+        keys = np.concatenate(
+            [pair * n_codes + code[ann], pair[at] * n_codes + secondary[ann[at]]]
+        )
+        ones, zeros = np.ones(len(at)), np.zeros(len(ann) + len(at))
+        weights = np.stack(
+            [
+                np.concatenate([1.0 - with_second, ones]),
+                np.concatenate([with_second, -ones]),
+                zeros,
+            ]
+        )
+        return keys, weights
+
+    terms = _agreement_terms(u, v, code, secondary)
+    agree_key = np.concatenate([pair[at] * n_codes + label for at, label, _ in terms])
+    agree_weight = np.concatenate([c for _, _, c in terms], axis=1)
+    (first_key, first_weight), (second_key, second_weight) = margin(u), margin(v)
+    key, (agree, first, second) = _keyed(
+        [agree_key, first_key, second_key],
+        [agree_weight, first_weight, second_weight],
+        n_groups * r * r * n_codes,
+    )
+    return PairSums(n_common, key, agree, first, second)
 
 
-def pair_components(sums: PairSums, n_codes: int) -> tuple[FloatArray, FloatArray]:
-    """Every pair's ``p(A)`` and ``p(E)``, shape (P, G * R * R); nan where the pair shares no
-    item."""
+def pair_components(sums: PairSums, p: FloatArray, n_codes: int) -> tuple[FloatArray, FloatArray]:
+    """Every pair's ``p(A)`` and ``p(E)`` at every ``p``, shape (P, G * R * R); nan where the
+    pair shares no item."""
     n_pairs = len(sums.n_common)
     pair = sums.key // n_codes
-    agree = _batched_bincount(pair, sums.agree, n_pairs)
-    chance = _batched_bincount(pair, sums.first * sums.second, n_pairs)
+    agree = evaluate(sums.agree, p)
+    chance = evaluate(sums.first, p) * evaluate(sums.second, p)
     n = sums.n_common
     with np.errstate(invalid="ignore", divide="ignore"):
-        return as_float(agree / n), as_float(chance / (n * n))
+        observed = _batched_bincount(pair, agree, n_pairs) / n
+        expected = _batched_bincount(pair, chance, n_pairs) / (n * n)
+    return as_float(observed), as_float(expected)
 
 
-def one_vs_rest(sums: PairSums, n_codes: int) -> tuple[IntArray, IntArray, FloatArray, FloatArray]:
-    """Per (pair, code) key: each code against all others as two labels, ``y`` and not ``y``.
+def one_vs_rest(
+    sums: PairSums, p: FloatArray, n_codes: int
+) -> tuple[IntArray, IntArray, FloatArray, FloatArray]:
+    """Per (pair, label) key: the label ``y`` against all others, as two labels.
 
     With ``m_a = M_a[x, y]``: ``p(A) = (1 / N) sum_x [m_a m_b + (1 - m_a)(1 - m_b)]`` and
     ``p(E) = f_a f_b + (1 - f_a)(1 - f_b)``, ``f_a = (1 / N) sum_x m_a``, over the pair's
-    ``N`` common items. Returns ``(pair, code, p(A), p(E))``, the last two shape (P, n_keys).
+    ``N`` common items. Returns ``(pair, label, p(A), p(E))``, the last two shape
+    (P, n_keys).
     """
     pair = sums.key // n_codes
     n = sums.n_common[pair]
+    agree, first, second = (evaluate(x, p) for x in (sums.agree, sums.first, sums.second))
     with np.errstate(invalid="ignore", divide="ignore"):
-        observed = (n - sums.first - sums.second + 2.0 * sums.agree) / n
-        f_a, f_b = sums.first / n, sums.second / n
+        observed = (n - first - second + 2.0 * agree) / n
+        f_a, f_b = first / n, second / n
     expected = f_a * f_b + (1.0 - f_a) * (1.0 - f_b)
     return pair, sums.key % n_codes, as_float(observed), as_float(expected)
 
@@ -232,36 +274,33 @@ def pair_mean(kappa: FloatArray, *parts: FloatArray) -> tuple[FloatArray, ...]:
     return (*means, as_float((~np.isnan(kappa)).sum(axis=-1)))
 
 
-def item_pair_agreement(
-    item: IntArray,
-    rater: IntArray,
-    e_annotation: IntArray,
-    e_code: IntArray,
-    e_weight: FloatArray,
-    n_codes: int,
-) -> tuple[IntArray, IntArray, FloatArray]:
-    """Every pair of annotations of one item ``(u, v)`` (:func:`annotation_pairs`) with its
-    ``sum_y Ag[x, y]``, shape (P, n_pairs): the item's own agreement for that rater pair."""
-    u, v = annotation_pairs(item, rater)
-    n = len(item)
-    uv = u * n + v
-    cell = item[e_annotation] * n_codes + e_code
-    by_cell = np.argsort(cell, kind="stable")
-    f, g = _matches(cell, cell[by_cell])
-    g = by_cell[g]
-    a, b = e_annotation[f], e_annotation[g]
-    keep = rater[a] < rater[b]
-    f, g, a, b = f[keep], g[keep], a[keep], b[keep]
-    at = np.searchsorted(uv, a * n + b)
-    agree = _batched_bincount(at, e_weight[:, f] * e_weight[:, g], len(uv))
-    return u, v, agree
+def _batched_bincount(index: IntArray, weight: FloatArray, size: int) -> FloatArray:
+    """``np.bincount(index, weight[b], size)`` for every row ``b`` of ``weight``, at once."""
+    n_batch = weight.shape[0]
+    key = (index[None, :] + size * np.arange(n_batch, dtype=np.int64)[:, None]).ravel()
+    out = np.bincount(key, weights=weight.ravel(), minlength=n_batch * size)
+    return as_float(out.reshape(n_batch, size))
 
 
-def item_means(values: FloatArray, item: IntArray, n_items: int) -> FloatArray:
-    """Per item, the mean of ``values`` (P, n) over the entries of the item that are not nan
-    (``item`` gives each entry's item); nan for an item without one. Shape (P, n_items)."""
-    usable = ~np.isnan(values)
-    total = _batched_bincount(item, np.where(usable, values, 0.0), n_items)
-    count = _batched_bincount(item, usable.astype(np.float64), n_items)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return as_float(total / count)
+def item_kappa(
+    agree: FloatArray, expected: FloatArray, pair: IntArray, item: IntArray, n_items: int
+) -> FloatArray:
+    """Each item's kappa: the mean over its pairs of annotations of
+    ``(sum_y Ag[x, y] - p(E)) / (1 - p(E))``, ``p(E)`` being the rater pair's.
+
+    ``agree`` (P, n) is each pair of annotations' own agreement (:func:`pair_agreement`,
+    evaluated), ``pair`` its rater pair and ``item`` its item; ``expected`` (P, G * R * R) the
+    rater pairs' ``p(E)``. Pairs whose ``p(E)`` is 1 have no kappa and are left out, as are
+    items without a pair (nan). Shape (P, n_items).
+    """
+    defined = ~np.isnan(chance_corrected(np.zeros_like(expected), expected))
+    denominator = np.where(defined, 1.0 - expected, np.nan)
+    out = np.empty((len(agree), n_items))
+    for row in range(len(agree)):  # over the values of p, not over items or pairs
+        kappa = (agree[row] - expected[row, pair]) / denominator[row, pair]
+        usable = ~np.isnan(kappa)
+        total = np.bincount(item, weights=np.where(usable, kappa, 0.0), minlength=n_items)
+        count = np.bincount(item, weights=usable, minlength=n_items)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[row] = total / count
+    return out

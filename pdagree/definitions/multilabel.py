@@ -25,7 +25,7 @@ import pandas as pd
 
 from .._kernels import agreement as K
 from .._kernels import multilabel as KM
-from .._typing import FloatArray, IntArray
+from .._typing import BoolArray, FloatArray, IntArray
 from .base import Components
 from .data import RatingData
 
@@ -86,12 +86,9 @@ class _Pairs(NamedTuple):
     kappa: FloatArray
 
 
-def _entries(data: RatingData, ps: FloatArray) -> tuple[IntArray, IntArray, FloatArray]:
-    enc = data.enc
-    secondary = enc.secondary
-    if secondary is None:
-        secondary = np.full(len(enc.code), -1, dtype=np.int64)
-    return KM.entry_weights(enc.code, secondary, ps)
+def _secondary(data: RatingData) -> IntArray:
+    secondary = data.enc.secondary
+    return np.full(len(data.enc.code), -1, dtype=np.int64) if secondary is None else secondary
 
 
 def _rater(data: RatingData, method: str) -> IntArray:
@@ -101,15 +98,27 @@ def _rater(data: RatingData, method: str) -> IntArray:
     return enc.rater
 
 
-def _pairs(data: RatingData, ps: FloatArray, method: str) -> _Pairs:
+def _sums(
+    data: RatingData, method: str, pairs: tuple[IntArray, IntArray] | None = None
+) -> KM.PairSums:
     rater = _rater(data, method)
     enc = data.enc
-    k = enc.n_categories
-    annotation, code, weight = _entries(data, ps)
-    sums = KM.pair_sums(
-        enc.group, enc.item, rater, annotation, code, weight, enc.n_groups, enc.n_raters, k
+    return KM.pair_sums(
+        enc.group,
+        enc.item,
+        rater,
+        enc.code,
+        _secondary(data),
+        enc.n_groups,
+        enc.n_raters,
+        enc.n_categories,
+        pairs,
     )
-    observed, expected = KM.pair_components(sums, k)
+
+
+def _pairs(data: RatingData, ps: FloatArray, method: str) -> _Pairs:
+    enc = data.enc
+    observed, expected = KM.pair_components(_sums(data, method), ps, enc.n_categories)
     shape = (len(ps), enc.n_groups, enc.n_raters * enc.n_raters)
     kappa = K.chance_corrected(observed, expected)
     return _Pairs(observed.reshape(shape), expected.reshape(shape), kappa.reshape(shape))
@@ -374,14 +383,13 @@ def multilabel_items(
     values = check_ps(ps)
     rater = _rater(data, "multilabel_items")
     enc = data.enc
-    k, r = enc.n_categories, enc.n_raters
-    annotation, code, weight = _entries(data, values)
-    sums = KM.pair_sums(enc.group, enc.item, rater, annotation, code, weight, enc.n_groups, r, k)
-    _, expected = KM.pair_components(sums, k)
-    u, v, agree = KM.item_pair_agreement(enc.item, rater, annotation, code, weight, k)
+    r, secondary = enc.n_raters, _secondary(data)
+    u, v = KM.annotation_pairs(enc.item, rater)
+    sums = _sums(data, "multilabel_items", (u, v))
+    _, expected = KM.pair_components(sums, values, enc.n_categories)
+    agree = KM.evaluate(KM.pair_agreement(u, v, enc.code, secondary), values)
     pair = (enc.group[enc.item[u]] * r + rater[u]) * r + rater[v]
-    kappa = K.chance_corrected(agree, expected[:, pair])
-    per_item = KM.item_means(kappa, enc.item[u], enc.n_items)
+    per_item = KM.item_kappa(agree, expected, pair, enc.item[u], enc.n_items)
     table = pd.DataFrame(
         per_item.T, index=data.item_index(), columns=pd.Index(values.tolist(), name="p")
     )
@@ -402,25 +410,21 @@ def multilabel_items(
 # ---------------------------------------------------------------------------- labels
 
 
-def _label_subsets(
-    data: RatingData, labels: Sequence[Any] | None
-) -> tuple[pd.Index, IntArray, IntArray]:
-    """The rows of :func:`multilabel_labels` and which codes each one merges:
-    ``(index, member_code, member_subset)``."""
+def _label_subsets(data: RatingData, labels: Sequence[Any] | None) -> tuple[pd.Index, BoolArray]:
+    """The rows of :func:`multilabel_labels` and the labels each one merges, (rows, K)."""
     cats = data.enc.categories
     if labels is None:
-        n = len(cats)
-        return pd.Index(cats, name="label"), np.arange(n), np.arange(n)
+        return pd.Index(cats, name="label"), np.eye(len(cats), dtype=bool)
     if isinstance(labels, (str, bytes)) or not isinstance(labels, Sequence):
         raise TypeError(
             "`labels` must be a list whose entries are labels or lists of labels (merged into "
             f"one); got {labels!r}. Wrap a single label in a list: labels=[{labels!r}]."
         )
     names: list[Hashable] = []
-    member_code: list[int] = []
-    member_subset: list[int] = []
-    for s, entry in enumerate(labels):  # over the rows the user asked for, not over data
-        group = list(entry) if isinstance(entry, (list, tuple, set, frozenset)) else [entry]
+    member = np.zeros((len(labels), len(cats)), dtype=bool)
+    for row, entry in enumerate(labels):  # over the rows the user asked for, not over data
+        merged = isinstance(entry, (list, tuple, set, frozenset))
+        group = list(entry) if merged else [entry]
         codes = cats.get_indexer(pd.Index(group, dtype=object))
         if not group or (codes < 0).any():
             unknown = [g for g, c in zip(group, codes, strict=True) if c < 0]
@@ -428,13 +432,36 @@ def _label_subsets(
                 f"`labels` entries must be labels of the data or non-empty lists of them; "
                 f"{entry!r} has {unknown or 'none'}. The labels are {list(cats[:10])}."
             )
-        names.append(entry if len(group) == 1 and not isinstance(entry, list) else tuple(group))
-        member_code.extend(np.unique(codes).tolist())
-        member_subset.extend([s] * len(np.unique(codes)))
+        names.append(tuple(group) if merged else entry)
+        member[row, codes] = True
     index = pd.Index(names, dtype=object, name="label", tupleize_cols=False)
     if index.has_duplicates:
         raise ValueError(f"`labels` must not repeat an entry; got {labels!r}.")
-    return index, np.asarray(member_code, dtype=np.int64), np.asarray(member_subset, np.int64)
+    return index, member
+
+
+def _subset_sums(data: RatingData, member: BoolArray) -> KM.PairSums:
+    """:func:`pdagree._kernels.multilabel.pair_sums` of one copy of the data per row of
+    ``member`` (copy ``s`` in group ``g * rows + s``), its labels 1 (in the row's subset) or 0:
+    a primary and a secondary on the same side become one label of weight 1."""
+    enc = data.enc
+    rows = len(member)
+    copy = np.arange(rows)[:, None]
+    secondary = _secondary(data)
+    has = secondary >= 0
+    inside = member[:, enc.code].astype(np.int64)
+    second = np.where(has, member[:, np.where(has, secondary, 0)], -1).astype(np.int64)
+    second = np.where(second == inside, -1, second)
+    return KM.pair_sums(
+        (enc.group[None, :] * rows + copy).ravel(),
+        (copy * enc.n_items + enc.item[None, :]).ravel(),
+        np.tile(_rater(data, "multilabel_labels"), rows),
+        inside.ravel(),
+        second.ravel(),
+        enc.n_groups * rows,
+        enc.n_raters,
+        2,
+    )
 
 
 def multilabel_labels(
@@ -478,31 +505,37 @@ def multilabel_labels(
     [1.0, 1.0]
     """
     p = check_p(p)
-    index, member_code, member_subset = _label_subsets(data, labels)
-    rater = _rater(data, "multilabel_labels")
+    index, member = _label_subsets(data, labels)
     enc = data.enc
-    n_subsets, r, g = len(index), enc.n_raters, enc.n_groups
-    annotation, code, weight = _entries(data, np.array([p]))
-    annotation, subset, weight = KM.subset_entries(
-        annotation, code, weight, member_code, member_subset, n_subsets
-    )
-    sums = KM.pair_sums(enc.group, enc.item, rater, annotation, subset, weight, g, r, n_subsets)
-    pair, label, observed, expected = KM.one_vs_rest(sums, n_subsets)
-    kappa = K.chance_corrected(observed[0], expected[0])
+    rows, rr = len(index), enc.n_raters * enc.n_raters
+    if (member.sum(axis=1) == 1).all():  # labels on their own: one pass over all labels
+        sums = _sums(data, "multilabel_labels")
+        pair, label, observed, expected = KM.one_vs_rest(sums, np.array([p]), enc.n_categories)
+        row_of = np.full(enc.n_categories, -1)
+        row_of[member.argmax(axis=1)] = np.arange(rows)
+        row, group = row_of[label], pair // rr
+    else:  # merged labels: one copy of the data per row, in one pass
+        pair, label, observed, expected = KM.one_vs_rest(
+            _subset_sums(data, member), np.array([p]), 2
+        )
+        group, row = np.divmod(pair // rr, rows)
+        row = np.where(label == 1, row, -1)  # the row's subset against the rest
+    keep = row >= 0
+    cell = group[keep] * rows + row[keep]
+    kappa = K.chance_corrected(observed[0, keep], expected[0, keep])
     usable = ~np.isnan(kappa)
-    cell = (pair // (r * r)) * n_subsets + label
-    size = g * n_subsets
+    size = enc.n_groups * rows
+    n_pairs = np.bincount(cell, weights=usable.astype(np.float64), minlength=size)
 
-    def mean(x: FloatArray) -> FloatArray:
+    def mean(x: FloatArray) -> FloatArray:  # over the pairs with a kappa
         total = np.bincount(cell, weights=np.where(usable, x, 0.0), minlength=size)
         return np.asarray(total / n_pairs, dtype=np.float64)
 
-    n_pairs = np.bincount(cell, weights=usable.astype(np.float64), minlength=size)
     with np.errstate(invalid="ignore", divide="ignore"):
         columns = {
             "kappa": mean(kappa),
-            "observed": mean(observed[0]),
-            "expected": mean(expected[0]),
+            "observed": mean(observed[0, keep]),
+            "expected": mean(expected[0, keep]),
         }
     frame = pd.DataFrame(
         {**columns, "n_pairs": n_pairs.astype(np.int64)},
