@@ -720,3 +720,15 @@ def test_make_emails() -> None:
     assert ratings.n_items == 20
     with pytest.raises(ValueError, match=r"`n_items` must be an integer >= 1; got 0"):
         pdagree.datasets.make_emails(n_items=0)
+
+
+def test_items_by_several_columns() -> None:
+    emails = pdagree.datasets.load("emails_multilabel")
+    emails["half"] = np.where(emails["email"] <= 190, "first", "second")
+    spec = {"item": "email", "rater": "annotator", "label": "label", "rank": "rank"}
+    counts = emails.agree(**spec, by=["kind", "half"]).multilabel_items().counts
+    assert list(counts.index.names) == ["kind", "half"]
+    assert counts.columns.name == "class" and len(counts.columns) == 4
+    for key, sub in emails.groupby(["kind", "half"]):
+        alone = sub.agree(**spec).multilabel_items().counts
+        assert counts.loc[key].tolist() == alone.tolist()

@@ -394,16 +394,18 @@ def multilabel_items(
         per_item.T, index=data.item_index(), columns=pd.Index(values.tolist(), name="p")
     )
     classes = classify_items(table, high=high, tolerance=tolerance)
+    code = classes.cat.codes.to_numpy().astype(np.int64)
+    names = pd.Index(classes.cat.categories, name="class")
+    classified = code >= 0
+    tally = np.bincount(
+        enc.group[classified] * len(names) + code[classified],
+        minlength=enc.n_groups * len(names),
+    ).reshape(enc.n_groups, len(names))
     counts: pd.Series | pd.DataFrame
     if enc.groups is None:
-        counts = classes.value_counts(sort=False).rename("items")
-        counts.index.name = "class"
+        counts = pd.Series(tally[0], index=names, name="items")
     else:
-        group = pd.Series(enc.groups[enc.group], index=classes.index)
-        counts = pd.crosstab(group.to_numpy(), classes, dropna=False).reindex(
-            enc.groups, fill_value=0
-        )
-        counts.index = enc.groups
+        counts = pd.DataFrame(tally, index=enc.groups, columns=names)
     return MultilabelItems(table, classes, counts)
 
 
