@@ -711,9 +711,10 @@ def _multilabel_run(data: Data, secondary: IntArray, ps: FloatArray) -> dict[str
     rest = np.full((2, len(ps), g * r * r, k), np.nan)
     rest[0][:, pair, label], rest[1][:, pair, label] = o_rest, e_rest
     u, v = ml.annotation_pairs(data.item, data.rater)
-    agree = ml.evaluate(ml.pair_agreement(u, v, data.code, secondary), ps)
+    coefficients = ml.pair_agreement(u, v, data.code, secondary)
+    agree = ml.evaluate(coefficients, ps)
     pair_uv = (data.group[data.item[u]] * r + data.rater[u]) * r + data.rater[v]
-    item_kappa = ml.item_kappa(agree, expected, pair_uv, data.item[u], data.n_items)
+    item_kappa = ml.item_kappa(coefficients, ps, expected, pair_uv, data.item[u], data.n_items)
     # It is the mean of chance_corrected over each item's pairs that have a kappa.
     per_pair = agreement.chance_corrected(agree, expected[:, pair_uv])
     for x in range(0, data.n_items, 7):

@@ -283,21 +283,28 @@ def _batched_bincount(index: IntArray, weight: FloatArray, size: int) -> FloatAr
 
 
 def item_kappa(
-    agree: FloatArray, expected: FloatArray, pair: IntArray, item: IntArray, n_items: int
+    agree: FloatArray,
+    p: FloatArray,
+    expected: FloatArray,
+    pair: IntArray,
+    item: IntArray,
+    n_items: int,
 ) -> FloatArray:
-    """Each item's kappa: the mean over its pairs of annotations of
+    """Each item's kappa at every ``p``: the mean over its pairs of annotations of
     ``(sum_y Ag[x, y] - p(E)) / (1 - p(E))``, ``p(E)`` being the rater pair's.
 
-    ``agree`` (P, n) is each pair of annotations' own agreement (:func:`pair_agreement`,
-    evaluated), ``pair`` its rater pair and ``item`` its item; ``expected`` (P, G * R * R) the
-    rater pairs' ``p(E)``. Pairs whose ``p(E)`` is 1 have no kappa and are left out, as are
-    items without a pair (nan). Shape (P, n_items).
+    ``agree`` (3, n) holds each pair of annotations' own agreement (:func:`pair_agreement`),
+    ``pair`` its rater pair and ``item`` its item; ``expected`` (P, G * R * R) the rater
+    pairs' ``p(E)`` at each ``p``. Pairs whose ``p(E)`` is 1 have no kappa and are left out,
+    as are items without a pair (nan). Shape (P, n_items); memory O(n) whatever P.
     """
+    p = np.asarray(p, dtype=np.float64)
     defined = ~np.isnan(chance_corrected(np.zeros_like(expected), expected))
     denominator = np.where(defined, 1.0 - expected, np.nan)
-    out = np.empty((len(agree), n_items))
-    for row in range(len(agree)):  # over the values of p, not over items or pairs
-        kappa = (agree[row] - expected[row, pair]) / denominator[row, pair]
+    out = np.empty((len(p), n_items))
+    for row in range(len(p)):  # over the values of p, not over items or pairs
+        own = evaluate(agree, p[row : row + 1])[0]
+        kappa = (own - expected[row, pair]) / denominator[row, pair]
         usable = ~np.isnan(kappa)
         total = np.bincount(item, weights=np.where(usable, kappa, 0.0), minlength=n_items)
         count = np.bincount(item, weights=usable, minlength=n_items)

@@ -387,9 +387,9 @@ def multilabel_items(
     u, v = KM.annotation_pairs(enc.item, rater)
     sums = _sums(data, "multilabel_items", (u, v))
     _, expected = KM.pair_components(sums, values, enc.n_categories)
-    agree = KM.evaluate(KM.pair_agreement(u, v, enc.code, secondary), values)
+    agree = KM.pair_agreement(u, v, enc.code, secondary)
     pair = (enc.group[enc.item[u]] * r + rater[u]) * r + rater[v]
-    per_item = KM.item_kappa(agree, expected, pair, enc.item[u], enc.n_items)
+    per_item = KM.item_kappa(agree, values, expected, pair, enc.item[u], enc.n_items)
     table = pd.DataFrame(
         per_item.T, index=data.item_index(), columns=pd.Index(values.tolist(), name="p")
     )
