@@ -127,15 +127,22 @@ def dtype_categories(
     return DtypeCategories(pd.Index(list(union)), ordered=False)
 
 
+def _categories_of_dtype(series: pd.Series) -> pd.Index:
+    dtype = series.dtype
+    if not isinstance(dtype, pd.CategoricalDtype):  # pragma: no cover - callers check
+        raise TypeError("not a Categorical")
+    return pd.Index(list(dtype.categories))
+
+
 def _ordered_categories(
     series: list[pd.Series], ordered: list[pd.Series], what: str
 ) -> DtypeCategories:
     """The categories of the ordered Categoricals ``ordered`` (which must agree), checked
     against the labels of the other ``series``."""
     first = ordered[0]
-    cats = pd.Index(list(first.dtype.categories))
+    cats = _categories_of_dtype(first)
     for other in ordered[1:]:
-        theirs = pd.Index(list(other.dtype.categories))
+        theirs = _categories_of_dtype(other)
         if not cats.equals(theirs):
             raise TypeError(
                 f"{what}s {first.name!r} and {other.name!r} are ordered Categoricals with "
