@@ -131,7 +131,8 @@ def _categories_of_dtype(series: pd.Series) -> pd.Index:
     dtype = series.dtype
     if not isinstance(dtype, pd.CategoricalDtype):  # pragma: no cover - callers check
         raise TypeError("not a Categorical")
-    return pd.Index(list(dtype.categories))
+    cats: pd.Index = pd.Index(list(dtype.categories))
+    return cats
 
 
 def _ordered_categories(
