@@ -103,7 +103,7 @@ class DtypeCategories:
 
 
 def dtype_categories(
-    series: list[pd.Series], what: str = "rating column"
+    series: list[pd.Series], what: str = "rating column", plural: str = "rating columns"
 ) -> DtypeCategories | None:
     """The categories declared by the Categorical dtypes among ``series``, or ``None``.
 
@@ -112,15 +112,15 @@ def dtype_categories(
     two series), and the labels of the other series (plain, or unordered Categoricals) must be
     among its categories (else a ValueError naming the series and the label). Without an
     ordered one, unordered Categoricals declare the union of their categories (first seen
-    first); plain series add nothing. ``what`` names a series in messages, e.g. "rating
-    column".
+    first); plain series add nothing. ``what`` and ``plural`` name one series and several
+    in messages, e.g. "rating column" and "rating columns".
     """
     dtypes = [s.dtype for s in series if isinstance(s.dtype, pd.CategoricalDtype)]
     if not dtypes:
         return None
     ordered = [s for s in series if isinstance(s.dtype, pd.CategoricalDtype) and s.dtype.ordered]
     if ordered:
-        return _ordered_categories(series, ordered, what)
+        return _ordered_categories(series, ordered, what, plural)
     union: dict[Hashable, None] = {}
     for dtype in dtypes:
         union.update(dict.fromkeys(dtype.categories.tolist()))
@@ -136,7 +136,7 @@ def _categories_of_dtype(series: pd.Series) -> pd.Index:
 
 
 def _ordered_categories(
-    series: list[pd.Series], ordered: list[pd.Series], what: str
+    series: list[pd.Series], ordered: list[pd.Series], what: str, plural: str
 ) -> DtypeCategories:
     """The categories of the ordered Categoricals ``ordered`` (which must agree), checked
     against the labels of the other ``series``."""
@@ -146,7 +146,7 @@ def _ordered_categories(
         theirs = _categories_of_dtype(other)
         if not cats.equals(theirs):
             raise TypeError(
-                f"{what}s {first.name!r} and {other.name!r} are ordered Categoricals with "
+                f"{plural} {first.name!r} and {other.name!r} are ordered Categoricals with "
                 f"different categories or orders, {_fmt(list(cats))} and {_fmt(list(theirs))}; "
                 "an ordered Categorical fixes the order, so they must agree. Give both the same "
                 f"dtype, e.g. df[{other.name!r}].astype(df[{first.name!r}].dtype)."
@@ -161,7 +161,7 @@ def _ordered_categories(
             raise ValueError(
                 f"{what} {other.name!r} holds the label {unknown[0]!r}, which is not among the "
                 f"categories {_fmt(list(cats))} of the ordered Categorical {what} "
-                f"{first.name!r}, whose order the other {what}s follow. Add it to the "
+                f"{first.name!r}, whose order the other {plural} follow. Add it to the "
                 f"Categorical's categories (df[{first.name!r}].cat.add_categories(...)) or fix "
                 "the label."
             )

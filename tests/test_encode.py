@@ -458,7 +458,8 @@ def test_raters_with_long_frame(long: pd.DataFrame) -> None:
 
 def test_unknown_layout(wide: pd.DataFrame) -> None:
     with pytest.raises(
-        ValueError, match=r"`layout` must be one of 'wide', 'long', 'counts'; got 'tall'"
+        ValueError,
+        match=r"`layout` must be one of 'wide', 'long', 'counts', 'contingency'; got 'tall'",
     ):
         wide.agree(layout="tall")  # type: ignore[arg-type]
 

@@ -23,6 +23,7 @@ from .data import RatingData, Weights
 
 __all__ = [
     "bennett",
+    "bennett_variance",
     "cohen",
     "cohen_large_sample",
     "conger",
@@ -35,6 +36,8 @@ __all__ = [
     "observed",
     "observed_variance",
     "scott",
+    "table_variance",
+    "two_rater_tables",
 ]
 
 
@@ -253,10 +256,43 @@ def _linearised(
     return var, n
 
 
+def table_variance(
+    data: RatingData, options: dict[str, Any], kind: str, population: float
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's two-rater variance from the contingency table, as R irrCAC's ``*.table``
+    functions compute it (``kind``: ``"observed"`` for ``pa2.table``, ``"bennett"`` for
+    ``bp2.table``, ``"cohen"`` for ``kappa2.table``, ``"scott"`` for ``scott2.table`` and
+    ``krippen2.table``, ``"gwet"`` for ``gwet.ac1.table``). It divides by ``n`` where the
+    raw-ratings variance divides by ``n - 1``: the variance is ``(n - 1) / n`` times the raw
+    one on the same items, the standard error ``sqrt((n - 1) / n)`` times (0.5% smaller at
+    ``n = 100``)."""
+    w, _ = data.weights(options.get("weights"))
+    return V.table_variance(two_rater_tables(data), w, kind, population)
+
+
+def _on_table(data: RatingData) -> bool:
+    """Whether the ratings came as a contingency table: its variances are the table's."""
+    return data.enc.layout == "contingency"
+
+
 def observed_variance(
     data: RatingData, options: dict[str, Any], parts: Components, population: float
 ) -> tuple[FloatArray, FloatArray]:
-    """Gwet's variance of percent agreement and Bennett's S (no chance term per item)."""
+    """Gwet's variance of percent agreement (no chance term per item); on a contingency
+    table, irrCAC's ``pa2.table`` (:func:`table_variance`)."""
+    if _on_table(data):
+        return table_variance(data, options, "observed", population)
+    w, _ = data.weights(options.get("weights"))
+    return _linearised(data, options, parts, population, None, w)
+
+
+def bennett_variance(
+    data: RatingData, options: dict[str, Any], parts: Components, population: float
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's variance of Bennett's S (no chance term per item); on a contingency table,
+    irrCAC's ``bp2.table`` (:func:`table_variance`)."""
+    if _on_table(data):
+        return table_variance(data, options, "bennett", population)
     w, _ = data.weights(options.get("weights"))
     return _linearised(data, options, parts, population, None, w)
 
@@ -264,7 +300,10 @@ def observed_variance(
 def fleiss_variance(
     data: RatingData, options: dict[str, Any], parts: Components, population: float
 ) -> tuple[FloatArray, FloatArray]:
-    """Gwet's variance of Fleiss' kappa and Scott's pi."""
+    """Gwet's variance of Fleiss' kappa and Scott's pi; on a contingency table (two raters,
+    where Fleiss' kappa is Scott's pi), irrCAC's ``scott2.table`` (:func:`table_variance`)."""
+    if _on_table(data):
+        return table_variance(data, options, "scott", population)
     enc = data.enc
     w, _ = data.weights(options.get("weights"))
     _, pi = K.fleiss_expected(data.nik, w, enc.group, enc.n_groups)
@@ -275,7 +314,10 @@ def fleiss_variance(
 def gwet_variance(
     data: RatingData, options: dict[str, Any], parts: Components, population: float
 ) -> tuple[FloatArray, FloatArray]:
-    """Gwet's variance of AC1 and AC2."""
+    """Gwet's variance of AC1 and AC2; on a contingency table, irrCAC's ``gwet.ac1.table``
+    (:func:`table_variance`)."""
+    if _on_table(data):
+        return table_variance(data, options, "gwet", population)
     enc = data.enc
     w, _ = data.weights(options.get("weights"))
     _, pi = K.gwet_expected(data.nik, w, enc.group, enc.n_groups)
@@ -286,7 +328,10 @@ def gwet_variance(
 def conger_variance(
     data: RatingData, options: dict[str, Any], parts: Components, population: float
 ) -> tuple[FloatArray, FloatArray]:
-    """Gwet's variance of Conger's and Cohen's kappa."""
+    """Gwet's variance of Conger's and Cohen's kappa; on a contingency table (two raters,
+    where Conger's kappa is Cohen's), irrCAC's ``kappa2.table`` (:func:`table_variance`)."""
+    if _on_table(data):
+        return table_variance(data, options, "cohen", population)
     enc = data.enc
     if enc.rater is None:  # pragma: no cover - the coefficient itself refuses counts tables
         raise ValueError("needs raters")
@@ -295,6 +340,14 @@ def conger_variance(
         data.nck, w, data.rated_per_group, enc.group, enc.item, enc.rater, enc.code, enc.n_items
     )
     return _linearised(data, options, parts, population, item, w)
+
+
+def two_rater_tables(data: RatingData) -> FloatArray:
+    """The (G, K, K) contingency table of the two raters with ratings in each group (rater
+    columns without ratings do not count), over the items both rated."""
+    active = data.nck.sum(axis=-1) > 0  # (G, R)
+    first_two = np.argsort(~active, axis=1, kind="stable")[:, :2]
+    return data.pair_confusion(first_two[:, 0], first_two[:, 1])
 
 
 def cohen_large_sample(
@@ -309,10 +362,7 @@ def cohen_large_sample(
     ``var0 = [sum_kl p_k. p_.l (w_kl - (wbar_k. + wbar_.l))^2 - A_e^2] / (n (1 - A_e)^2)``.
     """
     w, _ = data.weights(options.get("weights"))
-    # The two raters with ratings in each group (columns without ratings do not count).
-    active = data.nck.sum(axis=-1) > 0  # (G, R)
-    first_two = np.argsort(~active, axis=1, kind="stable")[:, :2]
-    table = data.pair_confusion(first_two[:, 0], first_two[:, 1])  # (G, K, K)
+    table = two_rater_tables(data)  # (G, K, K)
     n = table.sum(axis=(1, 2))
     with np.errstate(invalid="ignore", divide="ignore"):
         p = table / n[:, None, None]

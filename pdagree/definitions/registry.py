@@ -28,7 +28,7 @@ REGISTRY: dict[str, Definition] = {
             kappa.bennett,
             "Bennett's S (uniform chance agreement)",
             weights=True,
-            variance=kappa.observed_variance,
+            variance=kappa.bennett_variance,
         ),
         Definition(
             "fleiss",
