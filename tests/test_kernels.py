@@ -421,6 +421,15 @@ def test_table_variance(weights: FloatArray, kind: str, population: float) -> No
         close(n[g], n_g[0])
 
 
+def test_fleiss_null_variance(data: Data) -> None:
+    parts = variance.fleiss_null_variance(data.nik, data.group, data.n_groups)
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        parts_g = variance.fleiss_null_variance(alone.nik, alone.group, 1)
+        for got, expected in zip(parts, parts_g, strict=True):
+            close(got[g], expected[0])
+
+
 @pytest.mark.parametrize("population", [np.inf, 100.0])
 def test_weighted_alpha(data: Data, weights: FloatArray, population: float) -> None:
     sym = (weights + weights.T) / 2.0  # alpha's weights are symmetric
@@ -645,6 +654,7 @@ COVERED: dict[str, str] = {
     "variance.conger_item_expected": "test_conger_item_expected",
     "variance.linearised_variance": "test_linearised_variance",
     "variance.table_variance": "test_table_variance",
+    "variance.fleiss_null_variance": "test_fleiss_null_variance",
     "agreement.weighted_alpha_components": "test_weighted_alpha",
     "variance.weighted_alpha_variance": "test_weighted_alpha",
     "spa.spa_item_agreement": "test_spa_item_agreement_leading_axes",

@@ -23,6 +23,7 @@ __all__ = [
     "TABLE_KINDS",
     "conger_item_expected",
     "fleiss_item_expected",
+    "fleiss_null_variance",
     "gwet_item_expected",
     "linearised_variance",
     "table_variance",
@@ -234,3 +235,38 @@ def table_variance(
         var = (1.0 - f) / (n * (1.0 - a_e) ** 2) * np.maximum(spread, 0.0)
         var = np.where(n >= 1, var, np.nan)
     return as_float(var), as_float(n)
+
+
+def fleiss_null_variance(
+    nik: FloatArray, group: IntArray, n_groups: int
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The variance of Fleiss' kappa under H0 (no agreement beyond chance) of Fleiss, Nee &
+    Landis (1979), per group, for ``n`` items rated by ``m`` raters each:
+
+    ``var0 = 2 / (n m (m - 1)) [(sum_k p_k q_k)^2 - sum_k p_k q_k (q_k - p_k)]
+    / (sum_k p_k q_k)^2`` with ``p_k`` the share of the ratings in category ``k`` and
+    ``q_k = 1 - p_k``.
+
+    Returns ``var0``, ``n`` (items with a rating) and the fewest and most ratings of those
+    items per group; the formula holds when they are equal (``m``).
+    """
+    k = nik.shape[-1]
+    r = nik.sum(axis=-1)
+    rated = r > 0
+    n = np.bincount(group, weights=rated.astype(np.float64), minlength=n_groups)
+    ratings = np.bincount(group, weights=r, minlength=n_groups)
+    counts = np.bincount(
+        (group[:, None] * k + np.arange(k)).ravel(), weights=nik.ravel(), minlength=n_groups * k
+    ).reshape(n_groups, k)
+    fewest = np.full(n_groups, np.inf)
+    most = np.zeros(n_groups)
+    np.minimum.at(fewest, group[rated], r[rated])
+    np.maximum.at(most, group[rated], r[rated])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m = ratings / n
+        p = counts / ratings[:, None]
+        pq = p * (1.0 - p)
+        spread = pq.sum(axis=-1)
+        skew = (pq * ((1.0 - p) - p)).sum(axis=-1)
+        var0 = 2.0 / (n * m * (m - 1.0)) * (spread**2 - skew) / spread**2
+    return as_float(var0), as_float(n), as_float(np.where(n > 0, fewest, np.nan)), as_float(most)

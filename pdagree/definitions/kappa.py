@@ -26,9 +26,11 @@ __all__ = [
     "bennett_variance",
     "cohen",
     "cohen_large_sample",
+    "cohen_null_se",
     "conger",
     "conger_variance",
     "fleiss",
+    "fleiss_null_se",
     "fleiss_variance",
     "gwet",
     "gwet_variance",
@@ -381,3 +383,39 @@ def cohen_large_sample(
         outer = row[:, :, None] * col[:, None, :]
         var0 = ((outer * (w[None] - spread) ** 2).sum(axis=(1, 2)) - pe**2) / (n * (1.0 - pe) ** 2)
     return kappa, np.sqrt(np.maximum(var, 0.0)), np.sqrt(np.maximum(var0, 0.0)), n
+
+
+def cohen_null_se(data: RatingData, options: dict[str, Any]) -> tuple[FloatArray, FloatArray]:
+    """The ASE of Cohen's kappa under H0 of Fleiss, Cohen & Everitt (1969), weighted too (SAS
+    PROC FREQ's "ASE under H0", R irr's ``kappa2``), and n, per group; see
+    :func:`cohen_large_sample`."""
+    _, _, se0, n = cohen_large_sample(data, options)
+    return se0, n
+
+
+def fleiss_null_se(data: RatingData, options: dict[str, Any]) -> tuple[FloatArray, FloatArray]:
+    """The standard error of Fleiss' kappa (and Scott's pi) under H0 of Fleiss, Nee & Landis
+    (1979), as R irr's ``kappam.fleiss`` computes it, and n, per group. It needs unweighted
+    kappa and the same number ``m`` of ratings on every rated item:
+    ``var0 = 2 / (n m (m - 1)) [(sum_k p_k q_k)^2 - sum_k p_k q_k (q_k - p_k)]
+    / (sum_k p_k q_k)^2``."""
+    weights = options.get("weights")
+    if not (weights is None or (isinstance(weights, str) and weights == "identity")):
+        raise ValueError(
+            "method='large-sample' for Fleiss' kappa is the variance under H0 of Fleiss, Nee "
+            f"& Landis (1979), which is for unweighted kappa; got weights={weights!r}. Use "
+            "method='analytic' or 'bootstrap' for weighted kappa."
+        )
+    enc = data.enc
+    var0, n, fewest, most = V.fleiss_null_variance(data.nik, enc.group, enc.n_groups)
+    uneven = fewest != most
+    if uneven.any():
+        g = int(np.argmax(uneven))
+        where = "" if enc.groups is None else f" in group {enc.groups[g]!r}"
+        raise ValueError(
+            "method='large-sample' for Fleiss' kappa is the variance under H0 of Fleiss, Nee "
+            "& Landis (1979), which needs the same number of ratings on every item; items "
+            f"here have {int(fewest[g])} to {int(most[g])}{where}. Use method='analytic' or "
+            "'bootstrap' for incomplete designs."
+        )
+    return np.sqrt(var0), n

@@ -36,6 +36,7 @@ REGISTRY: dict[str, Definition] = {
             "Fleiss' kappa (multi-pi)",
             weights=True,
             variance=kappa.fleiss_variance,
+            null_se=kappa.fleiss_null_se,
         ),
         Definition(
             "gwet",
@@ -60,6 +61,7 @@ REGISTRY: dict[str, Definition] = {
             two_raters=True,
             weights=True,
             variance=kappa.fleiss_variance,
+            null_se=kappa.fleiss_null_se,
         ),
         Definition(
             "cohen",
@@ -70,6 +72,7 @@ REGISTRY: dict[str, Definition] = {
             weights=True,
             variance=kappa.conger_variance,
             large_sample=kappa.cohen_large_sample,
+            null_se=kappa.cohen_null_se,
         ),
         Definition(
             "conger",
