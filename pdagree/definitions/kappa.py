@@ -415,7 +415,7 @@ def fleiss_null_se(data: RatingData, options: dict[str, Any]) -> tuple[FloatArra
         raise ValueError(
             "method='large-sample' for Fleiss' kappa is the variance under H0 of Fleiss, Nee "
             "& Landis (1979), which needs the same number of ratings on every item; items "
-            f"here have {int(fewest[g])} to {int(most[g])}{where}. Use method='analytic' or "
-            "'bootstrap' for incomplete designs."
+            f"here have {int(fewest[g])} to {int(most[g])} ratings{where}. Use "
+            "method='analytic' or 'bootstrap' for incomplete designs."
         )
     return np.sqrt(var0), n
