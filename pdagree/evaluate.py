@@ -52,7 +52,9 @@ INFERENCE_NOTE = """
     ---------
     Keyword-only ``confidence_level``, ``method`` ("auto", the default: Gwet's analytic
     variance where the literature gives one, else the item bootstrap; or "analytic",
-    "large-sample", "bootstrap"), ``n_resamples``, ``rng``, ``N`` (population size) and
+    "large-sample", "bootstrap"; on a contingency table the analytic variance is Gwet's
+    two-rater table formula, as R irrCAC's ``*.table`` functions, ``(n - 1) / n`` times the
+    raw-ratings one), ``n_resamples``, ``rng``, ``N`` (population size) and
     ``interval`` (bootstrap: "percentile", "basic", "BCa") add ``se``, ``low``, ``high``,
     ``z`` and ``se_h0`` (see :meth:`pdagree.Coefficient.z_test`), ``p_value`` (one-sided,
     H1: coefficient > 0) and ``ci_method`` (the method used) to the result; see
