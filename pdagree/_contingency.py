@@ -105,6 +105,27 @@ def _check_axes(df: pd.DataFrame) -> None:
         )
 
 
+_MARGIN_NAMES = ("all", "total", "sum")
+
+
+def _check_margins(rows: pd.Index, cols: pd.Index, arr: FloatArray) -> None:
+    """A last row and column of totals (``pd.crosstab(..., margins=True)``) is not a
+    category."""
+    if arr.shape[0] < 2 or arr.shape[1] < 2:
+        return
+    last = rows[-1]
+    if not (isinstance(last, str) and last.lower() in _MARGIN_NAMES and cols[-1] == last):
+        return
+    if np.array_equal(arr[-1], arr[:-1].sum(axis=0)) and np.array_equal(
+        arr[:, -1], arr[:, :-1].sum(axis=1)
+    ):
+        raise ValueError(
+            f"the contingency table's last row and column, {last!r}, hold the totals of the "
+            "others (pd.crosstab(..., margins=True) adds them), not a category. Drop them: "
+            f"table.drop(index={last!r}, columns={last!r})."
+        )
+
+
 def _rater_names(df: pd.DataFrame) -> pd.Index:
     first = df.index.name if df.index.name is not None else DEFAULT_RATERS[0]
     second = df.columns.name if df.columns.name is not None else DEFAULT_RATERS[1]
@@ -173,6 +194,7 @@ def contingency_codes(df: pd.DataFrame, categories: Sequence[Hashable] | None) -
         numeric_hint="A contingency table holds numbers of items only: make the first rater's "
         "categories the index (df.set_index(col), read_csv(..., index_col=0) or --index-col).",
     )
+    _check_margins(rows, cols, arr)
     total = float(arr.sum())
     if total == 0:
         raise ValueError(

@@ -549,3 +549,35 @@ def test_cli_contingency_numbers(capsys: pytest.CaptureFixture[str], tmp_path: P
     )
     assert main([*argv, "--by", "first"]) == 2
     assert "`by` does not apply to layout='contingency'" in capsys.readouterr().err
+
+
+def test_crosstab_margins_are_not_a_category() -> None:
+    wide = expand(cont3x3())
+    table = pd.crosstab(wide["rater1"], wide["rater2"], margins=True)
+    message = (
+        "the contingency table's last row and column, 'All', hold the totals of the others "
+        "(pd.crosstab(..., margins=True) adds them), not a category. Drop them: "
+        "table.drop(index='All', columns='All')."
+    )
+    with pytest.raises(ValueError, match=re.escape(message)):
+        table.agree(layout="contingency")
+    dropped = table.drop(index="All", columns="All").agree(layout="contingency")
+    assert_same(dropped.cohen(), wide.agree().cohen())
+
+
+def test_a_table_read_as_a_wide_frame_warns() -> None:
+    # Without layout="contingency" a table is read as a wide frame: columns are raters, cells
+    # their labels. A square frame of counts whose index and columns match says so.
+    message = (
+        "the frame looks like two raters' contingency table: its index and columns hold the "
+        "same labels ['Ectopic', 'AIU', 'NIU'] and its cells are counts. If it is one (rows "
+        "the first rater's categories, columns the second's), pass layout='contingency' "
+        "(--layout contingency); as a wide frame its columns are raters and its cells their "
+        "labels."
+    )
+    with pytest.warns(pdagree.LayoutWarning, match=re.escape(message)):
+        cont3x3().agree()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cont3x3().agree(layout="contingency")
+        expand(cont3x3()).agree()
