@@ -88,7 +88,8 @@ class Ratings:
         by: Hashable | Sequence[Hashable] | None = None,
         layout: Layout | None = None,
     ) -> Ratings:
-        """Encode ``df`` (wide, long or counts layout); see :func:`pdagree.accessor`."""
+        """Encode ``df`` (wide, long, counts or contingency layout); see
+        :class:`pdagree.accessor.AgreeAccessor`."""
         return cls(
             encode(
                 df,

@@ -30,7 +30,7 @@ REGISTRY: dict[str, Definition] = {
             kappa.bennett,
             "Bennett's S (uniform chance agreement)",
             weights=True,
-            variance=kappa.observed_variance,
+            variance=kappa.bennett_variance,
             item_sums=sums.bennett_sums,
         ),
         Definition(
@@ -40,6 +40,7 @@ REGISTRY: dict[str, Definition] = {
             weights=True,
             variance=kappa.fleiss_variance,
             item_sums=sums.fleiss_sums,
+            null_se=kappa.fleiss_null_se,
         ),
         Definition(
             "gwet",
@@ -67,6 +68,7 @@ REGISTRY: dict[str, Definition] = {
             weights=True,
             variance=kappa.fleiss_variance,
             item_sums=sums.fleiss_sums,
+            null_se=kappa.fleiss_null_se,
         ),
         Definition(
             "cohen",
@@ -78,6 +80,7 @@ REGISTRY: dict[str, Definition] = {
             variance=kappa.conger_variance,
             large_sample=kappa.cohen_large_sample,
             item_sums=sums.conger_sums,
+            null_se=kappa.cohen_null_se,
         ),
         Definition(
             "conger",
