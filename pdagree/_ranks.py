@@ -13,7 +13,8 @@ primary first. Both become the same per-label entries (item code, rater code, ra
 Each message names the (item, rater) pairs at fault. The result keeps one annotation per
 (item, rater), its primary label, with the code of its secondary label beside it (``-1`` for
 none): every coefficient reads the primary labels, and the multi-label kappa reads both.
-Without ranks, :func:`resolve` is the check that each (item, rater) pair has one label.
+Without ranks, :func:`resolve` is the check that each (item, rater) pair has one label, and
+:func:`check_unique_items` that a wide frame has one row per item (per ``by=`` group).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import pandas as pd
 from ._labels import _fmt
 from ._typing import IntArray
 
-__all__ = ["check_rank_layout", "rank_codes", "resolve", "split_cells"]
+__all__ = ["check_rank_layout", "check_unique_items", "rank_codes", "resolve", "split_cells"]
 
 #: ``pandas.api.types.infer_dtype`` kinds that cannot hold a tuple or a list.
 _SCALAR_KINDS = frozenset(
@@ -218,3 +219,22 @@ def _refuse(
             f"{_fmt(_pairs(bad, n_raters, items, raters))}; each rater gives an item one "
             f"primary label and at most one secondary label: {remedy}."
         )
+
+
+def check_unique_items(index: pd.Index, group: IntArray, groups: pd.Index | None) -> None:
+    """A wide frame has one row per item (per group with ``by=``): a repeated index is an
+    error, as a repeated (item, rater) pair is in a long frame."""
+    if index.is_unique:
+        return
+    keys = index if groups is None else pd.MultiIndex.from_arrays([group, index])
+    repeated = keys.duplicated()
+    if not repeated.any():
+        return
+    dup = index[repeated].unique()
+    where = "" if groups is None else " within a `by` group"
+    raise ValueError(
+        f"the index of a wide frame names the items, one row each; {len(dup)} items have "
+        f"more than one row{where}, e.g. {_fmt(dup.tolist())}. A frame of one row per "
+        "annotation is a long frame: pass `item=`, `rater=`, `label=` (--item, --rater, "
+        "--label); else drop or aggregate the repeated rows."
+    )

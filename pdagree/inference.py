@@ -6,8 +6,11 @@ Three methods:
   Cohen, Fleiss, Conger, AC1/AC2), with the interval ``value ± t(n - 1) · SE`` over the ``n``
   rated items, upper bound capped at 1, as R's irrCAC prints it, and the optional
   finite-population correction ``N=``.
-- ``"large-sample"``: two-rater Cohen's kappa only; the asymptotic standard error of Fleiss,
+- ``"large-sample"``: two-rater Cohen's kappa; the asymptotic standard error of Fleiss,
   Cohen & Everitt (1969) with a normal interval, as SAS PROC FREQ and statsmodels print it.
+  Its test of H0: kappa = 0 uses the standard error under H0 (SAS's "ASE under H0", R irr's
+  ``kappa2``); for Fleiss' kappa and Scott's pi only that test exists, with the variance under
+  H0 of Fleiss, Nee & Landis (1979) (R irr's ``kappam.fleiss``).
 - ``"bootstrap"``: resampling items (within each ``by=`` group), every coefficient. All
   replicates are computed in one batched call: each replicate is a group of its own, so the
   same kernels run once over ``n_resamples × n_groups`` groups (in chunks that bound memory).
@@ -17,17 +20,13 @@ Three methods:
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
-import pandas as pd
 
-from ._encode import Encoded
-from ._typing import FloatArray, IntArray
+from ._typing import FloatArray
 from ._warnings import warn
 from .definitions import (
-    Components,
     Definition,
     RatingData,
     compute,
@@ -35,13 +34,13 @@ from .definitions import (
     per_category_set,
     scatter_arrays,
 )
+from .resampling import bootstrap_values, scipy_bootstrap
 
-__all__ = ["INTERVAL_METHODS", "ConfidenceInterval", "summarise"]
+__all__ = ["INTERVAL_METHODS", "ConfidenceInterval", "ZTest", "summarise"]
 
 Method = Literal["auto", "analytic", "large-sample", "bootstrap"]
 INTERVAL_METHODS = ("auto", "analytic", "large-sample", "bootstrap")
 _DEFAULT_RESAMPLES = 2000
-_CHUNK_ANNOTATIONS = 5_000_000
 
 
 class ConfidenceInterval(NamedTuple):
@@ -49,6 +48,16 @@ class ConfidenceInterval(NamedTuple):
 
     low: float
     high: float
+
+
+class ZTest(NamedTuple):
+    """The test of H0: coefficient = 0: the statistic ``z``, the standard error under H0
+    ``se_h0`` it divides by (``nan`` where the test divides by the standard error itself) and
+    the ``p_value``."""
+
+    z: float
+    se_h0: float
+    p_value: float
 
 
 # ---------------------------------------------------------------------------- validation
@@ -64,7 +73,10 @@ def check_confidence_level(confidence_level: float) -> float:
     return level
 
 
-def check_method(method: str, name: str) -> Method:
+def check_method(method: str, name: str, test_only: bool = False) -> Method:
+    """``method`` for coefficient ``name``; ``test_only``: for a test (``z_test()``,
+    ``p_value()``), where method='large-sample' also covers the coefficients that have a
+    standard error under H0 only (Fleiss' kappa, Scott's pi)."""
     if method not in INTERVAL_METHODS:
         raise ValueError(
             "`method` must be one of 'auto', 'analytic', 'large-sample', 'bootstrap'; got "
@@ -77,9 +89,17 @@ def check_method(method: str, name: str) -> Method:
             f"no analytic variance is available for `{base}`; use method='bootstrap'."
         )
     if method == "large-sample" and definition.large_sample is None:
+        if test_only and definition.null_se is not None:
+            return "large-sample"
+        extra = ""
+        if definition.null_se is not None:
+            extra = (
+                " For `z_test()` and `p_value()`, method='large-sample' gives it the standard "
+                "error under H0 of Fleiss, Nee & Landis (1979), as R irr's kappam.fleiss."
+            )
         raise ValueError(
             f"method='large-sample' is the asymptotic variance of two-rater Cohen's kappa; "
-            f"`{base}` needs method='analytic' or 'bootstrap'."
+            f"`{base}` needs method='analytic' or 'bootstrap'.{extra}"
         )
     return method  # type: ignore[return-value]
 
@@ -174,159 +194,6 @@ def _check_sample_within_population(n: FloatArray, population: float) -> None:
         )
 
 
-# ---------------------------------------------------------------------------- bootstrap
-
-
-def _replica(enc: Encoded, pick: IntArray, group: IntArray, n_groups: int) -> Encoded:
-    """The items ``pick`` of ``enc`` (repeats allowed) as a new encoding, item ``j`` of it in
-    group ``group[j]``: bootstrap and jackknife replicates become groups of one ``by=`` call."""
-    n_ann_item = np.bincount(enc.item, minlength=enc.n_items)
-    by_item = np.argsort(enc.item, kind="stable")
-    starts = np.r_[0, np.cumsum(n_ann_item)[:-1]]
-    counts = n_ann_item[pick]
-    total = int(counts.sum())
-    first = np.repeat(starts[pick] - np.r_[0, np.cumsum(counts)[:-1]], counts)
-    ann = by_item[first + np.arange(total)]
-    return Encoded(
-        layout=enc.layout,
-        items=pd.RangeIndex(len(pick)),
-        raters=enc.raters,
-        categories=enc.categories,
-        item=np.repeat(np.arange(len(pick), dtype=np.int64), counts),
-        rater=None if enc.rater is None else enc.rater[ann],
-        code=enc.code[ann],
-        weight=enc.weight[ann],
-        group=group.astype(np.int64),
-        groups=pd.RangeIndex(n_groups),
-        by=enc.by,
-        ordered=enc.ordered,
-        secondary=None if enc.secondary is None else enc.secondary[ann],
-    )
-
-
-class _Replicates:
-    """Evaluates one coefficient on many item resamples in one batched call per chunk."""
-
-    def __init__(self, data: RatingData, definition: Definition, kwargs: dict[str, Any]) -> None:
-        self.data = data
-        self.definition = definition
-        self.kwargs = kwargs
-        enc = data.enc
-        n_ann_item = np.bincount(enc.item, minlength=enc.n_items)
-        #: items with at least one rating: the units that are resampled
-        self.rated = np.flatnonzero(n_ann_item > 0)
-        self.per_item = max(float(n_ann_item[self.rated].mean()), 1.0) if self.rated.size else 1.0
-        # Options with one value per item (SPA's own weights) follow their items.
-        per_item = definition.per_item
-        self.per_item_options = {} if per_item is None else per_item(data, kwargs)
-
-    def rows_per_chunk(self, row_length: int) -> int:
-        return max(1, int(_CHUNK_ANNOTATIONS // max(row_length * self.per_item, 1.0)))
-
-    def values(self, pick: IntArray, group: IntArray, n_groups: int) -> FloatArray:
-        """The coefficient on replica groups: ``pick`` items, ``group`` their replica."""
-        # Replicates keep their source group's categories.
-        mask = self.data.category_mask
-        if mask is not None:
-            mask = mask[np.arange(n_groups) % self.data.enc.n_groups]
-        replica = RatingData(_replica(self.data.enc, pick, group, n_groups), category_mask=mask)
-        call = {**self.kwargs, **{k: v[pick] for k, v in self.per_item_options.items()}}
-        parts: Components = compute(self.definition, replica, call)
-        return parts.value
-
-    def statistic(self, sample: FloatArray, axis: int = -1) -> FloatArray:
-        """For :func:`scipy.stats.bootstrap` (``vectorized=True``): each slice along ``axis``
-        of ``sample`` holds item codes; returns the coefficient of each slice."""
-        items = np.moveaxis(np.asarray(sample), axis, -1).astype(np.int64)
-        shape, m = items.shape[:-1], items.shape[-1]
-        rows = items.reshape(-1, m)
-        out = np.empty(len(rows))
-        step = self.rows_per_chunk(m)
-        for lo in range(0, len(rows), step):
-            block = rows[lo : lo + step]
-            b = len(block)
-            group = np.repeat(np.arange(b, dtype=np.int64), m)
-            out[lo : lo + b] = self.values(block.ravel(), group, b)
-        return out.reshape(shape)
-
-
-def bootstrap_values(
-    data: RatingData,
-    definition: Definition,
-    kwargs: dict[str, Any],
-    n_resamples: int,
-    rng: np.random.Generator | int | None,
-) -> FloatArray:
-    """Replicate values resampling items within each group, shape (n_resamples, n_groups).
-
-    Replicate ``b`` of group ``g`` is group ``b * n_groups + g`` of one batched call (in
-    chunks that bound memory); :func:`scipy.stats.bootstrap` cannot resample groups of
-    different sizes in one vectorised call, hence this resampler for ``by=``.
-    """
-    gen = np.random.default_rng(rng)
-    enc = data.enc
-    reps = _Replicates(data, definition, kwargs)
-    grp = enc.group[reps.rated]
-    order = reps.rated[np.argsort(grp, kind="stable")]
-    sizes = np.bincount(grp, minlength=enc.n_groups)
-    offsets = np.r_[0, np.cumsum(sizes)[:-1]]
-    slot_group = enc.group[order]
-    chunk = min(n_resamples, reps.rows_per_chunk(len(order)))
-    out = []
-    done = 0
-    while done < n_resamples:
-        size = min(chunk, n_resamples - done)
-        u = gen.random((size, len(order)))
-        pick = order[offsets[slot_group] + np.floor(u * sizes[slot_group]).astype(np.int64)]
-        group = np.arange(size)[:, None] * enc.n_groups + slot_group[None, :]
-        value = reps.values(pick.ravel(), group.ravel(), size * enc.n_groups)
-        out.append(value.reshape(size, enc.n_groups))
-        done += size
-    return np.concatenate(out, axis=0)
-
-
-def scipy_bootstrap(
-    data: RatingData,
-    definition: Definition,
-    kwargs: dict[str, Any],
-    *,
-    confidence_level: float,
-    n_resamples: int,
-    rng: np.random.Generator | int | None,
-    interval: str,
-) -> tuple[float, float, float, FloatArray]:
-    """Standard error and interval of an ungrouped coefficient by
-    :func:`scipy.stats.bootstrap` (``vectorized=True``) over the rated items, every batch of
-    resamples (and the jackknife of ``"BCa"``) being one batched kernel call."""
-    from scipy import stats
-
-    reps = _Replicates(data, definition, kwargs)
-    n = len(reps.rated)
-    if n < 2 or n_resamples < 2:  # no spread to estimate (as for the grouped resampler)
-        return np.nan, np.nan, np.nan, np.full((0, 1), np.nan)
-    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
-        # scipy warns when replicates are degenerate (nan, or all equal); the nan interval
-        # it then returns is the answer, and the coefficient itself has already warned.
-        warnings.simplefilter("ignore", RuntimeWarning)
-        warnings.simplefilter("ignore", getattr(stats, "DegenerateDataWarning", RuntimeWarning))
-        res = stats.bootstrap(
-            (reps.rated.astype(np.float64),),
-            reps.statistic,
-            vectorized=True,
-            n_resamples=n_resamples,
-            batch=reps.rows_per_chunk(n),
-            confidence_level=confidence_level,
-            method=interval,
-            rng=np.random.default_rng(rng),
-        )
-    return (
-        float(res.standard_error),
-        float(res.confidence_interval.low),
-        float(res.confidence_interval.high),
-        np.asarray(res.bootstrap_distribution, dtype=np.float64).reshape(-1, 1),
-    )
-
-
 # ---------------------------------------------------------------------------- summaries
 
 
@@ -342,17 +209,25 @@ def summarise(
     population: float,
     alternative: str = "greater",
     interval: str = "percentile",
+    test_only: bool = False,
 ) -> dict[str, FloatArray]:
-    """Per-group ``se``, ``low``, ``high``, ``p_value`` and ``ci_method`` (the method used)
-    for one coefficient; a pdagree warning where the value is defined but its standard error
-    is not."""
+    """Per-group ``se``, ``low``, ``high``, ``z``, ``se_h0``, ``p_value`` and ``ci_method``
+    (the method used) for one coefficient; a pdagree warning where the value is defined but
+    its standard error is not.
+
+    ``z`` is ``value / se_h0`` for method='large-sample' (``se_h0``: the standard error under
+    H0) and ``value / se`` otherwise (``se_h0`` is nan). ``test_only``: for ``z_test()`` and
+    ``p_value()``, where method='large-sample' on Fleiss' kappa or Scott's pi gives the test
+    alone (``se``, ``low`` and ``high`` nan).
+    """
     from scipy import stats  # imported on first use: it is slow to import
 
     level = check_confidence_level(confidence_level)
-    check_method(method, method_name)
+    check_method(method, method_name, test_only)
     population = check_population(population)
     definition = get(method_name)
     chosen = resolve_method(method, definition, data, kwargs)
+    se_h0: FloatArray | None = None
     if chosen == "analytic":
         value, se, n = analytic(data, definition, kwargs, population)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -360,22 +235,13 @@ def summarise(
             t = stats.t.ppf(1.0 - (1.0 - level) / 2.0, df)
             low = value - t * se
             high = np.minimum(1.0, value + t * se)
-            p = _p_value(value / se, df, alternative)
+            z = value / se
+            p = _p_value(z, df, alternative)
     elif chosen == "large-sample":
-        if np.isfinite(population):
-            raise ValueError(
-                "`N` (finite-population correction) applies to method='analytic' only; the "
-                "large-sample variance of Fleiss, Cohen & Everitt (1969) has none."
-            )
-        if definition.large_sample is None:  # pragma: no cover - check_method refuses it
-            raise ValueError(f"no large-sample variance for `{method_name}`")
-        value, se, se0, n = per_category_set(
-            data, kwargs, definition.large_sample, scatter_arrays, definition
-        )
-        z = stats.norm.ppf(1.0 - (1.0 - level) / 2.0)
-        low, high = value - z * se, value + z * se
+        value, se, low, high, se_h0 = _large_sample(data, definition, kwargs, level, population)
         with np.errstate(invalid="ignore", divide="ignore"):
-            p = _p_value(value / se0, None, alternative)
+            z = value / se_h0
+            p = _p_value(z, None, alternative)
     else:
         resamples = check_resamples(n_resamples)
         kind = check_interval(interval)
@@ -401,9 +267,53 @@ def summarise(
             se, low, high = _replicate_summary(reps, value, level, kind)
         p = bootstrap_p_value(reps, alternative)
         p = np.where(np.isnan(se), np.nan, p)
-    _warn_undefined_se(data, method_name, chosen, value, se, n_resamples)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = value / se
+    test_alone = chosen == "large-sample" and definition.large_sample is None
+    checked = se_h0 if test_alone and se_h0 is not None else se
+    _warn_undefined_se(data, method_name, chosen, value, checked, n_resamples)
     method_used = np.full(se.shape, chosen, dtype=object)
-    return {"se": se, "low": low, "high": high, "p_value": p, "ci_method": method_used}
+    return {
+        "se": se,
+        "low": low,
+        "high": high,
+        "z": z,
+        "se_h0": np.full(se.shape, np.nan) if se_h0 is None else se_h0,
+        "p_value": p,
+        "ci_method": method_used,
+    }
+
+
+def _large_sample(
+    data: RatingData,
+    definition: Definition,
+    kwargs: dict[str, Any],
+    level: float,
+    population: float,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Value, ASE, normal interval and ASE under H0 per group (Fleiss, Cohen & Everitt 1969);
+    for a coefficient with a standard error under H0 only (Fleiss, Nee & Landis 1979) the
+    ASE and the interval are nan."""
+    from scipy import stats
+
+    if np.isfinite(population):
+        raise ValueError(
+            "`N` (finite-population correction) applies to method='analytic' only; the "
+            "large-sample variances of Fleiss, Cohen & Everitt (1969) and Fleiss, Nee & Landis "
+            "(1979) have none."
+        )
+    if definition.large_sample is not None:
+        value, se, se0, _ = per_category_set(
+            data, kwargs, definition.large_sample, scatter_arrays, definition
+        )
+        z = stats.norm.ppf(1.0 - (1.0 - level) / 2.0)
+        return value, se, value - z * se, value + z * se, se0
+    if definition.null_se is None:  # pragma: no cover - check_method refuses it
+        raise ValueError(f"no large-sample variance for `{definition.name}`")
+    value = compute(definition, data, kwargs).value
+    se0, _ = per_category_set(data, kwargs, definition.null_se, scatter_arrays, definition)
+    nan = np.full(value.shape, np.nan)
+    return value, nan, nan, nan.copy(), se0
 
 
 def bootstrap_p_value(reps: FloatArray, alternative: str) -> FloatArray:

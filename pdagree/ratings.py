@@ -90,7 +90,8 @@ class Ratings:
         layout: Layout | None = None,
         rank: Hashable | None = None,
     ) -> Ratings:
-        """Encode ``df`` (wide, long or counts layout); see :func:`pdagree.accessor`."""
+        """Encode ``df`` (wide, long, counts or contingency layout); see
+        :class:`pdagree.accessor.AgreeAccessor`."""
         return cls(
             encode(
                 df,

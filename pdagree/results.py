@@ -117,6 +117,7 @@ class Coefficient(float):
         population: float,
         alternative: str = "greater",
         interval: str = "percentile",
+        test_only: bool = False,
     ) -> dict[str, float]:
         source = self.__dict__.get("_source")
         if source is None:
@@ -138,6 +139,7 @@ class Coefficient(float):
             population=population,
             alternative=alternative,
             interval=interval,
+            test_only=test_only,
         )
         return {k: float(v[0]) for k, v in summary.items() if k != "ci_method"}
 
@@ -218,18 +220,74 @@ class Coefficient(float):
         n_resamples: int = 2000,
         rng: Any = None,
     ) -> float:
-        """p-value for H0: coefficient = 0.
+        """p-value for H0: coefficient = 0; the ``p_value`` of :meth:`z_test`.
 
         ``alternative="greater"`` (the default, H1: coefficient > 0, one-sided, as R's irrCAC
         reports it since version 1.3), ``"two-sided"`` or ``"less"``. ``"analytic"`` uses
-        ``value / SE`` against t(n - 1); ``"large-sample"`` (two-rater Cohen) uses the standard
-        error under H0 against the normal distribution, as SAS PROC FREQ does;
-        ``"bootstrap"`` inverts the percentile interval of ``n_resamples`` item-bootstrap
-        replicates: ``(1 + #{replicates <= 0}) / (B + 1)`` for ``"greater"`` (``>= 0`` for
-        ``"less"``, twice the smaller for ``"two-sided"``). ``"auto"`` (the default) is
-        ``"analytic"`` where the literature gives a variance, else ``"bootstrap"``.
+        ``value / SE`` against t(n - 1); ``"large-sample"`` (Cohen's kappa, Fleiss' kappa,
+        Scott's pi) uses the standard error under H0 against the normal distribution, as SAS
+        PROC FREQ and R irr do; ``"bootstrap"`` inverts the percentile interval of
+        ``n_resamples`` item-bootstrap replicates: ``(1 + #{replicates <= 0}) / (B + 1)`` for
+        ``"greater"`` (``>= 0`` for ``"less"``, twice the smaller for ``"two-sided"``).
+        ``"auto"`` (the default) is ``"analytic"`` where the literature gives a variance, else
+        ``"bootstrap"``.
         """
-        return self._summary(0.95, method, n_resamples, rng, N, alternative)["p_value"]
+        out = self._summary(0.95, method, n_resamples, rng, N, alternative, test_only=True)
+        return out["p_value"]
+
+    def z_test(
+        self,
+        method: str = "auto",
+        *,
+        alternative: str = "greater",
+        N: float = math.inf,
+        n_resamples: int = 2000,
+        rng: Any = None,
+    ) -> Any:
+        """The test of H0: coefficient = 0, as R irr and SAS PROC FREQ print it.
+
+        Returns a named tuple ``ZTest(z, se_h0, p_value)``; ``p_value`` is
+        :meth:`p_value`'s with the same arguments.
+
+        Parameters
+        ----------
+        method : {"auto", "analytic", "large-sample", "bootstrap"}
+            ``"large-sample"``: ``z = value / se_h0`` with ``se_h0`` the standard error under
+            H0 and a normal p-value. For two-rater Cohen's kappa (weighted too) ``se_h0`` is
+            the ASE under H0 of Fleiss, Cohen & Everitt (1969), SAS's "ASE under H0" and the
+            denominator of R irr's ``kappa2`` z; for Fleiss' kappa (and Scott's pi) it is the
+            variance under H0 of Fleiss, Nee & Landis (1979), R irr's ``kappam.fleiss`` z,
+            which needs unweighted kappa and the same number of ratings on every item.
+            ``"analytic"``: ``z = value / SE`` with Gwet's standard error (the table formula on
+            a contingency table), referred to t(n - 1) as R irrCAC does; ``se_h0`` is nan,
+            the SE not being restricted to H0. ``"bootstrap"``: ``z = value / SE`` with the
+            standard deviation of the replicates, ``se_h0`` nan, and the p-value of
+            :meth:`p_value` (the inverted percentile interval, not a function of ``z``).
+            ``"auto"`` (the default, as for :meth:`p_value`): ``"analytic"`` where the
+            literature gives a variance, else ``"bootstrap"``.
+        alternative : {"greater", "two-sided", "less"}
+            H1; R irr and SAS's two-sided p is ``alternative="two-sided"``.
+        N, n_resamples, rng
+            As for :meth:`confidence_interval`.
+
+        Raises
+        ------
+        ValueError
+            A method that does not apply, e.g. ``"large-sample"`` on Gwet's AC1, or on a
+            weighted Fleiss' kappa or an incomplete design.
+
+        Examples
+        --------
+        >>> import pdagree
+        >>> kappa = pdagree.datasets.load("fleiss1971").agree.fleiss()
+        >>> test = kappa.z_test("large-sample", alternative="two-sided")  # kappam.fleiss
+        >>> round(test.z, 2), round(test.se_h0, 4), test.p_value < 1e-60
+        (17.65, 0.0244, True)
+        """
+        from .inference import ZTest
+
+        out = self._summary(0.95, method, n_resamples, rng, N, alternative, test_only=True)
+        return ZTest(out["z"], out["se_h0"], out["p_value"])
 
     def interpret(self, scale: str = "landis-koch") -> str:
         """The descriptive band of the value on a published scale.

@@ -406,6 +406,31 @@ def test_linearised_variance(
         close(n[g], n_g[0])
 
 
+@pytest.mark.parametrize("population", [np.inf, 500.0])
+@pytest.mark.parametrize("kind", variance.TABLE_KINDS)
+def test_table_variance(weights: FloatArray, kind: str, population: float) -> None:
+    # Two raters' contingency tables, one per group, with an empty row and column in one.
+    rng = np.random.default_rng(3)
+    tables = rng.integers(0, 9, size=(3, N_CATEGORIES, N_CATEGORIES)).astype(np.float64)
+    tables[1, 2, :] = 0.0
+    tables[1, :, 2] = 0.0
+    var, n = variance.table_variance(tables, weights, kind, population)
+    assert var.shape == n.shape == (3,)
+    for g in range(3):
+        var_g, n_g = variance.table_variance(tables[g : g + 1], weights, kind, population)
+        close(var[g], var_g[0])
+        close(n[g], n_g[0])
+
+
+def test_fleiss_null_variance(data: Data) -> None:
+    parts = variance.fleiss_null_variance(data.nik, data.group, data.n_groups)
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        parts_g = variance.fleiss_null_variance(alone.nik, alone.group, 1)
+        for got, expected in zip(parts, parts_g, strict=True):
+            close(got[g], expected[0])
+
+
 @pytest.mark.parametrize("population", [np.inf, 100.0])
 def test_weighted_alpha(data: Data, weights: FloatArray, population: float) -> None:
     sym = (weights + weights.T) / 2.0  # alpha's weights are symmetric
@@ -524,6 +549,31 @@ def test_alpha_components(data: Data, metric: str, budget: int) -> None:
             close(a[g], b[0])
 
 
+@pytest.mark.parametrize("metric", list(alpha_metrics()))
+@pytest.mark.parametrize("budget", [alpha.DEFAULT_BUDGET, 5])
+def test_item_disagreement(data: Data, metric: str, budget: int) -> None:
+    # Each item's term, computed with every group at once, is its term within its group
+    # alone; the terms of a group sum to its numerator of D_o (D_o times n).
+    m = alpha_metrics()[metric]
+    weight = np.ones(len(data.item))
+    pv = alpha.pairable_values(
+        data.item, data.code, weight, data.group, data.n_groups, N_CATEGORIES
+    )
+    out = alpha.item_disagreement(pv, m, budget)
+    parts = alpha.alpha_components(
+        data.item, data.code, weight, data.group, data.n_groups, N_CATEGORIES, m, budget
+    )
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        pv_g = alpha.pairable_values(
+            alone.item, alone.code, np.ones(len(alone.item)), alone.group, 1, N_CATEGORIES
+        )
+        close(out[data.items_of(g)], alpha.item_disagreement(pv_g, m, budget))
+        if parts.n_values[g] > 0:
+            total = parts.observed_disagreement[g] * parts.n_values[g]
+            close(out[data.items_of(g)].sum(), total)
+
+
 def test_alpha_components_long_segments() -> None:
     # More distinct values per item and per group than the pairwise sums pair row by row.
     rng = np.random.default_rng(5)
@@ -630,6 +680,8 @@ COVERED: dict[str, str] = {
     "variance.gwet_item_expected": "test_pooled_item_expected",
     "variance.conger_item_expected": "test_conger_item_expected",
     "variance.linearised_variance": "test_linearised_variance",
+    "variance.table_variance": "test_table_variance",
+    "variance.fleiss_null_variance": "test_fleiss_null_variance",
     "agreement.weighted_alpha_components": "test_weighted_alpha",
     "variance.weighted_alpha_variance": "test_weighted_alpha",
     "spa.spa_item_agreement": "test_spa_item_agreement_leading_axes",
@@ -640,6 +692,7 @@ COVERED: dict[str, str] = {
     "spa.scheme_weights": "test_scheme_weights_elementwise",
     "spa.spa_components": "test_spa_components",
     "alpha.alpha_components": "test_alpha_components",
+    "alpha.item_disagreement": "test_item_disagreement",
     "alpha.pairable_values": "test_pairable_values_and_midranks",
     "alpha.midranks": "test_pairable_values_and_midranks",
     "alpha.alpha_from_disagreement": "test_alpha_from_disagreement_elementwise",

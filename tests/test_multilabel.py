@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import pdagree
 import pdagree.multilabel
-from pdagree import inference
+from pdagree import resampling
 from pdagree.definitions import RatingData
 
 SETTINGS = settings(max_examples=40, deadline=None)
@@ -471,7 +471,7 @@ def test_replicas_carry_the_secondary_labels() -> None:
     )
     data = ratings._data
     enc = data.enc
-    replica = inference._replica(
+    replica = resampling._replica(
         enc, np.arange(enc.n_items), np.zeros(enc.n_items, dtype=np.int64), 1
     )
     again = pdagree.definitions.multilabel.multilabel(RatingData(replica), p=0.5)
@@ -732,3 +732,35 @@ def test_items_by_several_columns() -> None:
     for key, sub in emails.groupby(["kind", "half"]):
         alone = sub.agree(**spec).multilabel_items().counts
         assert counts.loc[key].tolist() == alone.tolist()
+
+
+# ------------------------------------------------------------------ the bootstrap's item sums
+
+
+def test_item_sums_with_secondary_labels() -> None:
+    # The item bootstrap resamples per-item sums; with secondary labels they must give the
+    # definition's value and, replicate for replicate, what recomputing it gives.
+    from pdagree.definitions import REGISTRY
+
+    definition = REGISTRY["multilabel"]
+    emails = grouped_long()
+    spec = {"item": "email", "rater": "annotator", "label": "label", "rank": "rank"}
+    data = emails.agree(**spec, by="batch")._data
+    for p in (0.5, 0.8):
+        sums = definition.item_sums(data, {"p": p})  # type: ignore[misc]
+        assert sums is not None
+        totals = np.stack(
+            [np.asarray(sums.matrix[data.enc.group == g].sum(axis=0)).ravel() for g in (0, 1)]
+        )
+        value = definition.compute(data, p=p).value
+        np.testing.assert_allclose(sums.finish(totals), value, rtol=1e-12)
+        summed = resampling.bootstrap_values(data, definition, {"p": p}, 60, rng=3)
+        again = resampling.bootstrap_values(data, definition, {"p": p}, 60, 3, item_sums=False)
+        np.testing.assert_allclose(summed, again, rtol=1e-10, atol=1e-12)
+    alone = emails.agree(**spec)._data
+    kw: dict[str, Any] = {"confidence_level": 0.9, "n_resamples": 80, "rng": 5}
+    summed = resampling.scipy_bootstrap(alone, definition, {"p": 0.6}, interval="percentile", **kw)
+    again = resampling.scipy_bootstrap(
+        alone, definition, {"p": 0.6}, interval="percentile", item_sums=False, **kw
+    )
+    np.testing.assert_allclose(summed[:3], again[:3], rtol=1e-9)

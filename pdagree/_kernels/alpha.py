@@ -53,6 +53,7 @@ __all__ = [
     "Pairwise",
     "alpha_components",
     "alpha_from_disagreement",
+    "item_disagreement",
     "matrix_delta2",
     "midranks",
     "pairable_values",
@@ -344,42 +345,81 @@ def matrix_delta2(matrix: FloatArray) -> Delta2:
     return delta2
 
 
-def _quadratic(
-    pv: PairableValues, entry_x: FloatArray, value_x: FloatArray, n_groups: int
-) -> tuple[FloatArray, FloatArray]:
-    """Numerators ``sum_ck o_ck delta2_ck`` and ``sum_ck n_c n_k delta2_ck`` for squared
-    differences of the coordinates ``x``: ``2 m sum n (x - xbar)^2 / (m - 1)`` per item."""
+def item_disagreement(
+    pv: PairableValues, metric: Metric, budget: int = DEFAULT_BUDGET
+) -> FloatArray:
+    """Per item ``u``: its term of ``sum_ck o_ck delta2_ck``, that is
+    ``sum_ck n_uc n_uk delta2_ck / (m_u - 1)`` (0 for an item that is not pairable).
+
+    For every metric but :class:`Ordinal` the term depends on the item alone (the item
+    bootstrap sums it over resampled items); ordinal distances depend on the pooled
+    frequencies, here those of ``pv``.
+
+    >>> import numpy as np
+    >>> pv = pairable_values(np.array([0, 0, 0, 1, 1]), np.array([0, 1, 1, 0, 0]),
+    ...                      np.ones(5), np.zeros(2, dtype=np.int64), 1, 2)
+    >>> item_disagreement(pv, Nominal())  # 2 * (1 * 2) / (3 - 1), and no disagreement
+    array([2., 0.])
+    """
+    if isinstance(metric, Nominal):
+        return _nominal_items(pv)
+    if isinstance(metric, Ordinal):
+        return _quadratic_items(pv, midranks(pv)[pv.value_index])
+    if isinstance(metric, Interval):
+        return _quadratic_items(pv, metric.values[pv.code])
+    return _pairwise_items(pv, metric.delta2, budget)
+
+
+def _quadratic_items(pv: PairableValues, entry_x: FloatArray) -> FloatArray:
+    """Per item, for squared differences of the coordinates ``x``:
+    ``2 m sum n (x - xbar)^2 / (m - 1)``."""
     n_items = len(pv.total)
     spread_items = _spread(entry_x, pv.frequency, pv.item, n_items)
     m = pv.total
     with np.errstate(invalid="ignore", divide="ignore"):
-        per_item = np.where(pv.pairable, 2.0 * m * spread_items / (m - 1.0), 0.0)
+        return np.where(pv.pairable, 2.0 * m * spread_items / (m - 1.0), 0.0)
+
+
+def _quadratic(
+    pv: PairableValues, entry_x: FloatArray, value_x: FloatArray, n_groups: int
+) -> tuple[FloatArray, FloatArray]:
+    """Numerators ``sum_ck o_ck delta2_ck`` and ``sum_ck n_c n_k delta2_ck`` for squared
+    differences of the coordinates ``x``."""
+    per_item = _quadratic_items(pv, entry_x)
     observed = np.bincount(pv.group, weights=per_item, minlength=n_groups).astype(np.float64)
     spread_groups = _spread(value_x, pv.value_frequency, pv.value_group, n_groups)
     expected = 2.0 * pv.n_values * spread_groups
     return observed, expected
 
 
-def _nominal(pv: PairableValues, n_groups: int) -> tuple[FloatArray, FloatArray]:
+def _nominal_items(pv: PairableValues) -> FloatArray:
     n_items = len(pv.total)
     m = pv.total
     same = np.bincount(pv.item, weights=pv.frequency * pv.frequency, minlength=n_items)
     with np.errstate(invalid="ignore", divide="ignore"):
-        per_item = np.where(pv.pairable, (m * m - same) / (m - 1.0), 0.0)
+        return np.where(pv.pairable, (m * m - same) / (m - 1.0), 0.0)
+
+
+def _nominal(pv: PairableValues, n_groups: int) -> tuple[FloatArray, FloatArray]:
+    per_item = _nominal_items(pv)
     observed = np.bincount(pv.group, weights=per_item, minlength=n_groups).astype(np.float64)
     same_g = np.bincount(pv.value_group, weights=pv.value_frequency**2, minlength=n_groups)
     expected = pv.n_values**2 - same_g
     return observed, expected
 
 
-def _pairwise(
-    pv: PairableValues, delta2: Delta2, n_groups: int, budget: int
-) -> tuple[FloatArray, FloatArray]:
+def _pairwise_items(pv: PairableValues, delta2: Delta2, budget: int) -> FloatArray:
     n_items = len(pv.total)
     m = pv.total
     pairs = _pair_sums(pv.item, pv.code, pv.frequency, n_items, delta2, budget)
     with np.errstate(invalid="ignore", divide="ignore"):
-        per_item = np.where(pv.pairable, 2.0 * pairs / (m - 1.0), 0.0)
+        return np.where(pv.pairable, 2.0 * pairs / (m - 1.0), 0.0)
+
+
+def _pairwise(
+    pv: PairableValues, delta2: Delta2, n_groups: int, budget: int
+) -> tuple[FloatArray, FloatArray]:
+    per_item = _pairwise_items(pv, delta2, budget)
     observed = np.bincount(pv.group, weights=per_item, minlength=n_groups).astype(np.float64)
     expected = 2.0 * _pair_sums(
         pv.value_group, pv.value_code, pv.value_frequency, n_groups, delta2, budget

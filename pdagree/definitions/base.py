@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._typing import FloatArray
 from .data import RatingData
 
-__all__ = ["Components", "Definition"]
+__all__ = ["Components", "Definition", "ItemSums"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,9 +55,41 @@ Variance = Callable[[RatingData, dict[str, Any], Components, float], tuple[Any, 
 #: ``large_sample(data, options) -> (value, se, se_h0, n)`` per group.
 LargeSample = Callable[[RatingData, dict[str, Any]], tuple[Any, Any, Any, Any]]
 
+#: ``null_se(data, options) -> (se_h0, n)`` per group: the standard error under H0.
+NullSE = Callable[[RatingData, dict[str, Any]], tuple[Any, Any]]
+
 #: ``per_item(data, options) -> {option: per-item array}``: options that hold one value per
 #: item, which must follow their items into bootstrap replicates.
 PerItem = Callable[[RatingData, dict[str, Any]], dict[str, FloatArray]]
+
+
+class ItemSums(NamedTuple):
+    """A coefficient as a function of sums of per-item rows, for the item bootstrap.
+
+    Attributes
+    ----------
+    matrix
+        ``S``, one row per item, shape (n_items, m): a float array or a
+        :mod:`scipy.sparse` matrix. Rows of items without ratings are never summed.
+    finish
+        ``finish(T) -> values``: ``T`` has shape (n, m), each row a sum of rows of ``S``
+        over a set of items (with multiplicity, as a bootstrap resample draws them), and
+        the result, shape (n,), holds the coefficient of each set. Summing the rows of
+        each ``by=`` group gives what ``compute`` gives (up to rounding); ``finish`` never
+        warns (nan where the coefficient is undefined).
+    row_floats
+        Floats ``finish`` allocates per row of ``T`` beyond ``T`` itself (e.g. a (K, K)
+        table per row), so that chunks of resamples bound memory.
+    """
+
+    matrix: Any
+    finish: Callable[[FloatArray], FloatArray]
+    row_floats: int = 0
+
+
+#: ``item_sums(data, options) -> ItemSums | None``: ``None`` where these data or options have
+#: no compact per-item form (too many columns); the bootstrap then recomputes the definition.
+ItemSumsOf = Callable[[RatingData, dict[str, Any]], ItemSums | None]
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,8 +119,17 @@ class Definition:
     large_sample
         The large-sample variance of Fleiss, Cohen & Everitt (``method="large-sample"``), or
         ``None``.
+    null_se
+        The standard error under H0 (no agreement beyond chance) of the large-sample test
+        (``z_test(method="large-sample")``, ``p_value(method="large-sample")``): Fleiss,
+        Cohen & Everitt (1969) for Cohen's kappa, Fleiss, Nee & Landis (1979) for Fleiss'
+        kappa; or ``None``.
     per_item
         Options that follow their items into bootstrap replicates, or ``None``.
+    item_sums
+        The coefficient as a function of sums of per-item rows (:class:`ItemSums`), which
+        the item bootstrap resamples in O(resamples x items x m) instead of recomputing
+        the definition on every resample; ``None`` to recompute it.
     in_report
         Listed by :meth:`pdagree.Ratings.report` where it applies.
     """
@@ -103,7 +144,9 @@ class Definition:
     variance: Variance | None = None
     analytic_applies: Callable[[RatingData, dict[str, Any]], bool] | None = None
     large_sample: LargeSample | None = None
+    null_se: NullSE | None = None
     per_item: PerItem | None = None
+    item_sums: ItemSumsOf | None = None
     in_report: bool = True
 
     def applies_to(self, data: RatingData) -> bool:

@@ -9,6 +9,7 @@ module of its family) and one entry here; the order here is the order of ``repor
 from __future__ import annotations
 
 from . import alpha, bias, kappa, multilabel, spa
+from . import item_sums as sums
 from .base import Definition
 
 __all__ = ["REGISTRY", "get"]
@@ -22,13 +23,15 @@ REGISTRY: dict[str, Definition] = {
             "observed agreement A_o",
             weights=True,
             variance=kappa.observed_variance,
+            item_sums=sums.observed_sums,
         ),
         Definition(
             "bennett",
             kappa.bennett,
             "Bennett's S (uniform chance agreement)",
             weights=True,
-            variance=kappa.observed_variance,
+            variance=kappa.bennett_variance,
+            item_sums=sums.bennett_sums,
         ),
         Definition(
             "fleiss",
@@ -36,6 +39,8 @@ REGISTRY: dict[str, Definition] = {
             "Fleiss' kappa (multi-pi)",
             weights=True,
             variance=kappa.fleiss_variance,
+            item_sums=sums.fleiss_sums,
+            null_se=kappa.fleiss_null_se,
         ),
         Definition(
             "gwet",
@@ -43,6 +48,7 @@ REGISTRY: dict[str, Definition] = {
             "Gwet's AC1 / AC2",
             weights=True,
             variance=kappa.gwet_variance,
+            item_sums=sums.gwet_sums,
         ),
         Definition(
             "alpha",
@@ -52,6 +58,7 @@ REGISTRY: dict[str, Definition] = {
             levels=True,
             variance=alpha.alpha_variance,
             analytic_applies=alpha.alpha_analytic_applies,
+            item_sums=sums.alpha_sums,
         ),
         Definition(
             "scott",
@@ -60,6 +67,8 @@ REGISTRY: dict[str, Definition] = {
             two_raters=True,
             weights=True,
             variance=kappa.fleiss_variance,
+            item_sums=sums.fleiss_sums,
+            null_se=kappa.fleiss_null_se,
         ),
         Definition(
             "cohen",
@@ -70,6 +79,8 @@ REGISTRY: dict[str, Definition] = {
             weights=True,
             variance=kappa.conger_variance,
             large_sample=kappa.cohen_large_sample,
+            item_sums=sums.conger_sums,
+            null_se=kappa.cohen_null_se,
         ),
         Definition(
             "conger",
@@ -78,18 +89,21 @@ REGISTRY: dict[str, Definition] = {
             needs_raters=True,
             weights=True,
             variance=kappa.conger_variance,
+            item_sums=sums.conger_sums,
         ),
         Definition(
             "light",
             kappa.light,
             "Light's kappa (mean pairwise Cohen)",
             needs_raters=True,
+            item_sums=sums.light_sums,
         ),
         Definition(
             "bias",
             bias.bias,
             "Artstein & Poesio's annotator bias",
             needs_raters=True,
+            item_sums=sums.bias_sums,
         ),
         Definition(
             "spa",
@@ -97,12 +111,14 @@ REGISTRY: dict[str, Definition] = {
             "Sparse Probability of Agreement",
             per_item=spa.per_item_weights,
             in_report=False,
+            item_sums=sums.spa_sums,
         ),
         Definition(
             "multilabel",
             multilabel.multilabel,
             "Rosenberg & Binkowski's kappa for primary and secondary labels",
             needs_raters=True,
+            item_sums=sums.multilabel_sums,
             in_report=False,
         ),
     )

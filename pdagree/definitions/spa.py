@@ -21,7 +21,14 @@ from .._typing import FloatArray
 from .base import Components
 from .data import RatingData
 
-__all__ = ["WEIGHTINGS", "per_item_weights", "spa", "spa_items", "spa_variance"]
+__all__ = [
+    "WEIGHTINGS",
+    "item_weights",
+    "per_item_weights",
+    "spa",
+    "spa_items",
+    "spa_variance",
+]
 
 #: The default weighting: the paper's recommendation, ``k = n - 1``.
 DEFAULT_WEIGHTING = "annotations_m1"
@@ -211,7 +218,7 @@ def _custom_weights(data: RatingData, weights: object) -> FloatArray:
     return np.where(counts, k, 0.0)
 
 
-def _item_weights(
+def item_weights(
     data: RatingData, weights: object, p: object
 ) -> tuple[FloatArray, str, FloatArray | None, pd.Index | None]:
     """Weight per item, the weighting's name, and for ``inv_var_class`` the ``p`` used."""
@@ -351,7 +358,7 @@ def spa(data: RatingData, weights: SpaWeights = "annotations_m1", *, p: Any = No
     2            2   1.000000     1.0
     3            1        NaN     0.0
     """
-    k, weighting, dist, labels = _item_weights(data, weights, p)
+    k, weighting, dist, labels = item_weights(data, weights, p)
     enc = data.enc
     value, sum_weights, n_counting, n_ignored = K.spa_components(
         data.nik, k, enc.group, enc.n_groups
@@ -401,7 +408,7 @@ def spa_items(
     1         3   1.000000     3.0
     2         1        NaN     0.0
     """
-    k, _, _, _ = _item_weights(data, weights, p)
+    k, _, _, _ = item_weights(data, weights, p)
     n, agreement = K.spa_item_agreement(data.nik)
     return pd.DataFrame(
         {
