@@ -104,10 +104,10 @@ def simulate(
     >>> simulate(truth, 4, rng=0)
           J1  J2
     item
-    0      3   3
-    1      3   2
-    2      1   1
-    3      1   1
+    0      2   1
+    1      2   3
+    2      1   3
+    3      1   2
     """
     a, extremity = _check_parameters(parameters)
     if isinstance(n_items, bool) or not isinstance(n_items, int | np.integer) or n_items < 1:
