@@ -73,6 +73,7 @@ def plot_irccc(
     plt = _pyplot()
     curves = fit.irccc(z)
     axes = _axes(ax, len(chosen), plt)
+    own_figure = ax is None
     for axis, judge in zip(axes, chosen, strict=True):
         position = fit.raters.get_loc(judge)
         mine = curves[curves["rater"] == judge]
@@ -86,5 +87,7 @@ def plot_irccc(
         axis.set_ylabel("probability")
         axis.set_ylim(-0.02, 1.02)
         axis.legend(title="category", fontsize="small")
+        if own_figure:
+            axis.label_outer()  # the panels share their axes
     figure: Figure = axes[0].figure
     return figure
