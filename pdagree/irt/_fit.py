@@ -217,7 +217,7 @@ def fit(
     ``z ~ N(0, 1)`` (fluency, ambiguity, ...), and each judge ``j`` is an IRT "item" with a
     discrimination ``a_j`` and one extremity parameter per boundary between two adjacent
     categories. This is R ``ltm::grm()`` on the items x judges matrix, with the same model and
-    quadrature; its estimates agree with ltm's and with the ``mirt`` package's, and its
+    quadrature; its estimates and standard errors agree with the ``mirt`` package's, and its
     standard errors are correct where ltm's are not (see Notes).
 
     Parameters
