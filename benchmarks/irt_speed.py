@@ -55,7 +55,9 @@ def main() -> None:
     )
     start = time.perf_counter()
     frame.agree.irt()
-    print(f"first fit, including the import of scipy.optimize: {time.perf_counter() - start:.2f} s")
+    print(
+        f"first fit, including the import of scipy.optimize: {time.perf_counter() - start:.2f} s"
+    )
     for constrained in (True, False):
         times = []
         for _ in range(args.repeats):

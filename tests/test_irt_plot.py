@@ -68,7 +68,7 @@ def test_without_matplotlib_the_error_says_what_to_install(
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(
         ImportError,
-        match=r'^`plot\(\)` needs matplotlib, which is not installed; install it with `pip '
+        match=r"^`plot\(\)` needs matplotlib, which is not installed; install it with `pip "
         r'install "pdagree\[plot\]"`\.$',
     ):
         fit.plot()
