@@ -289,6 +289,34 @@ def test_non_convergence_warns_and_says_so(ratings: pd.DataFrame) -> None:
     assert issubclass(ConvergenceWarning, pdagree.PdagreeWarning)
 
 
+def test_judges_who_always_agree_do_not_converge() -> None:
+    # The discrimination runs off to infinity: no maximum, whatever BFGS says.
+    scores = np.random.default_rng(0).integers(1, 4, 200)
+    frame = pd.DataFrame({"a": scores, "b": scores, "c": scores})
+    with pytest.warns(
+        ConvergenceWarning,
+        match=r"^the graded response model did not converge: the observed information is not "
+        r"positive definite at the solution, so some parameter is not identified \(judges who "
+        r"always agree, or more parameters than the ratings can fix\)\. The estimates and "
+        r"standard errors are not reliable \(BFGS: ",
+    ):
+        fit = frame.agree.irt()
+    assert not fit.converged
+    assert fit.standard_errors.isna().all().all()
+
+
+def test_a_likelihood_rising_to_infinity_does_not_converge() -> None:
+    # Five items: the likelihood flattens as the parameters run off, the steps do not shrink.
+    frame = pd.DataFrame({"a": [1, 2, 3, 2, 1], "b": [1, 3, 3, 2, 2]})
+    with pytest.warns(
+        ConvergenceWarning,
+        match=r"^the graded response model did not converge: the likelihood still rises with "
+        r"the .+: its maximum lies at infinity \(judges who agree perfectly, or too few items\)",
+    ):
+        fit = frame.agree.irt()
+    assert not fit.converged
+
+
 def test_converged_is_judged_at_the_solution_not_from_the_optimiser_flag(
     ratings: pd.DataFrame, fitted: GradedResponseFit, monkeypatch: pytest.MonkeyPatch
 ) -> None:

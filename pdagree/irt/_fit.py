@@ -19,6 +19,10 @@ __all__ = ["ConvergenceWarning", "fit"]
 #: the log-likelihood is then within 5e-7 of its maximum (under its quadratic model) and every
 #: parameter within 0.001 standard errors of the maximiser.
 CONVERGED_DECREMENT = 1e-6
+#: ... and when the Newton step from it moves no parameter by more than this, relative to the
+#: parameter (at least 1): a likelihood that keeps rising towards infinity (a discrimination
+#: running off when judges agree perfectly) has a small decrement but steps that do not shrink.
+CONVERGED_STEP = 1e-3
 #: Newton steps after BFGS stop once the decrement is below this.
 POLISHED_DECREMENT = 1e-14
 #: The most cells (patterns x parameter points x nodes) of one batched likelihood evaluation.
@@ -90,6 +94,19 @@ class _Problem:
         grad_disc = grad_a.sum(axis=-1, keepdims=True) if self.constrained else grad_a
         return loglik, np.concatenate([grad_beta, grad_disc], axis=-1)
 
+    def label(self, i: int) -> str:
+        """The natural parameter ``i`` in words, for messages."""
+        raters, categories = self.data.raters, self.data.categories
+        if i >= self.n_thresholds:
+            if self.constrained:
+                return "common discrimination"
+            return f"discrimination of judge {raters[i - self.n_thresholds]!r}"
+        judge, m = (int(x[i]) for x in np.nonzero(self.fitted))
+        return (
+            f"threshold of judge {raters[judge]!r} between categories {categories[m]!r} and "
+            f"{categories[m + 1]!r}"
+        )
+
     def loglik_gradient(self, nu: FloatArray) -> tuple[float, FloatArray]:
         """logL and its gradient at one point of the natural parameters."""
         loglik, grad = self.loglik_gradients(nu[None, :])
@@ -156,13 +173,24 @@ class _Problem:
         return (out + out.T) / 2
 
 
-def _newton(
-    problem: _Problem, nu: FloatArray, max_steps: int
-) -> tuple[FloatArray, float, FloatArray, FloatArray, int, float]:
+@dataclass(frozen=True)
+class _Solution:
+    """Where the Newton steps stopped: the point, logL, gradient and Hessian there, the steps
+    taken, the decrement ``g' (-H)^-1 g`` and the Newton step ``(-H)^-1 g`` (inf and nan when
+    -H is not positive definite)."""
+
+    nu: FloatArray
+    loglik: float
+    grad: FloatArray
+    hess: FloatArray
+    steps: int
+    decrement: float
+    step: FloatArray
+
+
+def _newton(problem: _Problem, nu: FloatArray, max_steps: int) -> _Solution:
     """Newton steps from ``nu`` (halved until the likelihood rises and the thresholds stay
-    ordered) until the decrement is negligible; the point, logL, gradient, Hessian there,
-    the steps taken and the decrement ``g' (-H)^-1 g`` (inf when -H is not positive
-    definite)."""
+    ordered) until the decrement is negligible or ``max_steps`` are taken."""
     loglik, grad = problem.loglik_gradient(nu)
     steps = 0
     while True:
@@ -170,11 +198,12 @@ def _newton(
         try:
             factor = np.linalg.cholesky(-hess)
         except np.linalg.LinAlgError:
-            return nu, loglik, grad, hess, steps, np.inf
+            return _Solution(nu, loglik, grad, hess, steps, np.inf, np.full_like(nu, np.nan))
         delta = np.linalg.solve(factor.T, np.linalg.solve(factor, grad))
         decrement = float(grad @ delta)
+        here = _Solution(nu, loglik, grad, hess, steps, decrement, delta)
         if decrement < POLISHED_DECREMENT or steps >= max_steps:
-            return nu, loglik, grad, hess, steps, decrement
+            return here
         t = 1.0
         while t > 1e-6:
             candidate = nu + t * delta
@@ -184,9 +213,33 @@ def _newton(
                     break
             t /= 2
         else:
-            return nu, loglik, grad, hess, steps, decrement
+            return here
         nu, loglik, grad = candidate, cand_loglik, cand_grad
         steps += 1
+
+
+def _diagnosis(problem: _Problem, solution: _Solution) -> str | None:
+    """Why the solution is not a maximum, or ``None`` when it is."""
+    if not np.isfinite(solution.decrement):
+        return (
+            "the observed information is not positive definite at the solution, so some "
+            "parameter is not identified (judges who always agree, or more parameters than "
+            "the ratings can fix)"
+        )
+    if solution.decrement > CONVERGED_DECREMENT:
+        return (
+            f"the Newton decrement at the solution is {solution.decrement:.2g}; raise "
+            "`max_iterations`"
+        )
+    relative = np.abs(solution.step) / np.maximum(1.0, np.abs(solution.nu))
+    worst = int(np.argmax(relative))
+    if relative[worst] > CONVERGED_STEP:
+        return (
+            f"the likelihood still rises with the {problem.label(worst)} "
+            f"({solution.nu[worst]:.3g}, a Newton step of {solution.step[worst]:.2g}): its "
+            "maximum lies at infinity (judges who agree perfectly, or too few items)"
+        )
+    return None
 
 
 def _check_options(constrained: object, quadrature: object, max_iterations: object) -> None:
@@ -272,9 +325,11 @@ def fit(
     ordered, from thresholds at the logits of the judge's cumulative proportions and a = 1;
     Newton steps on the observed information then polish the maximum. ``converged`` is
     judged at the solution, not from the optimiser's flag (BFGS can report a loss of
-    precision at the optimum): the observed information must be positive definite and the
-    Newton decrement ``g' (-H)^-1 g`` below 1e-6, so that every parameter is within 0.001
-    standard errors of the maximiser.
+    precision at the optimum): the observed information ``-H`` must be positive definite, the
+    Newton decrement ``g' (-H)^-1 g`` below 1e-6 (every parameter within 0.001 standard
+    errors of the maximiser), and the Newton step ``(-H)^-1 g`` must move no parameter by more
+    than 0.001 of its size (at least 1): a likelihood that keeps rising as a discrimination
+    runs off to infinity (judges who agree perfectly) flattens, but its steps do not shrink.
 
     A judge who never uses the lowest (or highest) categories is fitted on the categories it
     uses, as ltm does: its extremities for those boundaries are nan and the degrees of
@@ -336,42 +391,32 @@ def fit(
     if nu[n_thr:].sum() < 0:
         nu[n_thr:] = -nu[n_thr:]
     n_iterations = int(result.nit)
-    nu, loglik, grad, hess, n_newton, decrement = _newton(
-        problem, nu, max(0, int(max_iterations) - n_iterations)
-    )
-    n_iterations += n_newton
-    converged = bool(np.isfinite(decrement) and decrement <= CONVERGED_DECREMENT)
-    max_gradient = float(np.max(np.abs(grad)))
+    solution = _newton(problem, nu, max(0, int(max_iterations) - n_iterations))
+    n_iterations += solution.steps
+    problem_found = _diagnosis(problem, solution)
+    converged = problem_found is None
     message = (
-        f"BFGS: {result.message} ({int(result.nit)} iterations); {n_newton} Newton steps; at "
-        f"the solution max |d logL| = {max_gradient:.2g}, Newton decrement = {decrement:.2g}"
-        + ("" if converged else "; not converged")
+        f"BFGS: {result.message} ({int(result.nit)} iterations); {solution.steps} Newton "
+        f"steps; at the solution max |d logL| = {float(np.max(np.abs(solution.grad))):.2g}, "
+        f"Newton decrement = {solution.decrement:.2g}" + ("" if converged else "; not converged")
     )
-    if not converged:
+    if problem_found is not None:
         warn(
-            "the graded response model did not converge: "
-            + (
-                "the observed information is not positive definite at the solution"
-                if not np.isfinite(decrement)
-                else f"the Newton decrement at the solution is {decrement:.2g}"
-            )
-            + f" ({message}). The estimates and standard errors are not reliable; raise "
-            "`max_iterations`, or check for a judge whose ratings the others do not predict.",
+            f"the graded response model did not converge: {problem_found}. The estimates and "
+            f"standard errors are not reliable ({message}).",
             ConvergenceWarning,
         )
-    beta, a = problem.split(nu)
-    try:
-        covariance = np.asarray(np.linalg.inv(-hess), dtype=np.float64)
-    except np.linalg.LinAlgError:
-        covariance = np.full_like(hess, np.nan)
-    if not np.isfinite(decrement):
-        covariance = np.full_like(hess, np.nan)
+    beta, a = problem.split(solution.nu)
+    if np.isfinite(solution.decrement):
+        covariance = np.asarray(np.linalg.inv(-solution.hess), dtype=np.float64)
+    else:
+        covariance = np.full_like(solution.hess, np.nan)
     return GradedResponseFit(
         data=irt_data,
         thresholds=beta,
         discrimination=a,
         covariance=covariance,
-        loglik=loglik,
+        loglik=solution.loglik,
         converged=converged,
         n_iterations=n_iterations,
         message=message,
