@@ -368,6 +368,8 @@ def test_result_members(fitted: GradedResponseFit) -> None:
     assert fitted.aic == pytest.approx(-2 * fitted.loglik + 2 * 16)
     assert fitted.bic == pytest.approx(-2 * fitted.loglik + np.log(600) * 16)
     assert fitted.categories.tolist() == [1, 2, 3, 4]
+    with pytest.raises(AttributeError, match=r"^GradedResponseFit is immutable; cannot set"):
+        fitted.converged = False  # type: ignore[misc]
     text = repr(fitted)
     assert text.startswith("GradedResponseFit(constrained: 5 judges, 600 items, categories")
     assert "extremity_3" in text

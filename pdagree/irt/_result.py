@@ -84,18 +84,38 @@ class GradedResponseFit:
         nodes: FloatArray,
         weights: FloatArray,
     ) -> None:
-        self._data = data
-        self._thresholds = thresholds
-        self._discrimination = discrimination
-        self._covariance = covariance
-        self.loglik = float(loglik)
-        self.converged = bool(converged)
-        self.n_iterations = int(n_iterations)
-        self.message = str(message)
-        self.constrained = bool(constrained)
-        self.quadrature = int(quadrature)
-        self._nodes = nodes
-        self._weights = weights
+        values = {
+            "_data": data,
+            "_thresholds": thresholds,
+            "_discrimination": discrimination,
+            "_covariance": covariance,
+            "loglik": float(loglik),
+            "converged": bool(converged),
+            "n_iterations": int(n_iterations),
+            "message": str(message),
+            "constrained": bool(constrained),
+            "quadrature": int(quadrature),
+            "_nodes": nodes,
+            "_weights": weights,
+        }
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    _data: IRTData
+    _thresholds: FloatArray
+    _discrimination: FloatArray
+    _covariance: FloatArray
+    _nodes: FloatArray
+    _weights: FloatArray
+    loglik: float
+    converged: bool
+    n_iterations: int
+    message: str
+    constrained: bool
+    quadrature: int
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError(f"GradedResponseFit is immutable; cannot set {key!r}.")
 
     # ------------------------------------------------------------------ summary numbers
 
