@@ -56,11 +56,11 @@ def _mirt_fit(frame: pd.DataFrame, constrained: bool) -> tuple[pd.DataFrame, pd.
         constraints=constraints,
     )
     assert result.converged
-    columns = ["discrimination"] + [f"extremity_{k}" for k in range(1, data.shape[1] and 4)]
 
     def table(values: dict[str, np.ndarray]) -> pd.DataFrame:
         out = np.column_stack([values["discrimination"], values["thresholds"]])
-        return pd.DataFrame(out, index=frame.columns, columns=columns[: out.shape[1]])
+        columns = ["discrimination"] + [f"extremity_{k}" for k in range(1, out.shape[1])]
+        return pd.DataFrame(out, index=frame.columns, columns=columns)
 
     return (
         table(result.model.parameters),
