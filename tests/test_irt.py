@@ -368,6 +368,9 @@ def test_result_members(fitted: GradedResponseFit) -> None:
     assert fitted.aic == pytest.approx(-2 * fitted.loglik + 2 * 16)
     assert fitted.bic == pytest.approx(-2 * fitted.loglik + np.log(600) * 16)
     assert fitted.categories.tolist() == [1, 2, 3, 4]
+    table = fitted.parameters
+    table.iloc[0, 0] = 99.0  # a copy: the fit is unchanged
+    assert fitted.parameters.iloc[0, 0] != 99.0
     with pytest.raises(AttributeError, match=r"^GradedResponseFit is immutable; cannot set"):
         fitted.converged = False  # type: ignore[misc]
     text = repr(fitted)

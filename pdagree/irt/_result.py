@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
@@ -152,14 +151,14 @@ class GradedResponseFit:
     def _columns(self) -> list[str]:
         return ["discrimination"] + [f"extremity_{k}" for k in range(1, self._data.n_categories)]
 
-    @cached_property
+    @property
     def parameters(self) -> pd.DataFrame:
         values = np.column_stack(
             [self._discrimination, self._thresholds / self._discrimination[:, None]]
         )
         return pd.DataFrame(values, index=self._index(), columns=self._columns())
 
-    @cached_property
+    @property
     def standard_errors(self) -> pd.DataFrame:
         fitted = self._data.fitted
         n_judges = self._data.n_judges
