@@ -55,6 +55,12 @@ def _read_csv(filename: str) -> pd.DataFrame:
         return pd.read_csv(handle, index_col=0, keep_default_na=False, na_values=[""])
 
 
+def _qgstec_simulated() -> pd.DataFrame:
+    """The judges' scores as nullable integers (a missing cell is ``<NA>``)."""
+    frame = _read_csv("qgstec_simulated.csv")
+    return frame.astype(dict.fromkeys(["J1", "J2", "J3"], "Int64"))
+
+
 def _artstein_poesio_copies(n_pairs: int) -> pd.DataFrame:
     """Alice and Bill plus ``n_pairs - 1`` further coders copying them in turn."""
     two = _read_csv("artstein_poesio2005.csv")
@@ -448,6 +454,25 @@ _DATASETS: dict[str, _Dataset] = {
         "`email`, `annotator`, `label`, `rank` (1 primary, 2 secondary) and `kind`: "
         "`load('emails_multilabel').agree(item='email', rater='annotator', label='label', "
         "rank='rank').multilabel(p=0.75)`.",
+    ),
+    "qgstec_simulated": _Dataset(
+        _qgstec_simulated,
+        "Synthetic ordinal ratings in the shape of the QG-STEC evaluation data that Amidei, "
+        "Piwek & Willis (2020, Identifying annotator bias: a new IRT-based method for bias "
+        "identification, COLING) analyse: 200 generated questions, each scored by three "
+        "judges J1-J3 on four criteria, ambiguity and variety on a scale of 1-3, fluency and "
+        "relevance on 1-4 (1 is the best score). Simulated from the graded response model by "
+        "`pdagree.irt.simulate` with one `numpy.random.default_rng(2020)` stream, criterion "
+        "by criterion: a common discrimination per criterion (1.3, 5.0, 1.8, 2.0), Judge 1's "
+        "and Judge 3's extremities for ambiguity (0.601, 1.717 and 0.173, 1.993) and variety "
+        "(-1.183, -0.990 and -1.150, -0.944) as the paper reports them, Judge 1 never using "
+        "relevance score 4 (as in the paper's Table 1), and 5% of the cells missing at random "
+        "(tests/test_irt_dataset.py holds every parameter and regenerates the file). No "
+        "published values: it exercises `irt()`, `frequencies()` and `conger(weights="
+        "'ordinal')`. Layout: wide, index `question` (1-200, repeated per criterion), a "
+        "`criterion` column and columns J1, J2, J3 (nullable integers): `load("
+        "'qgstec_simulated').agree(by='criterion').conger(weights='ordinal')`, or one "
+        "criterion's rows without the `criterion` column for `.agree.irt()`.",
     ),
     "crowd_sparse": _Dataset(
         make_crowd_sparse,

@@ -12,6 +12,7 @@ from typing import Any, Literal, TypeVar, Unpack
 
 import pandas as pd
 
+from . import irt as _irt
 from ._encode import Encoded, Layout, encode
 from .definitions import RatingData
 from .definitions import alpha as _alpha
@@ -237,6 +238,19 @@ class Ratings:
         self, p: float = _multilabel.DEFAULT_P, labels: Sequence[Any] | None = None
     ) -> pd.DataFrame:
         return _multilabel.multilabel_labels(self._data, p, labels)
+
+    # ------------------------------------------------------------------ models
+
+    @_doc(_irt.fit, inference=False)
+    def irt(
+        self, *, constrained: bool = True, quadrature: int = 21, max_iterations: int = 1000
+    ) -> _irt.GradedResponseFit:
+        return _irt.fit(
+            self._data,
+            constrained=constrained,
+            quadrature=quadrature,
+            max_iterations=max_iterations,
+        )
 
     # ------------------------------------------------------------------ breakdowns
 
