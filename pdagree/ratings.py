@@ -17,6 +17,7 @@ from .definitions import RatingData
 from .definitions import alpha as _alpha
 from .definitions import bias as _bias
 from .definitions import breakdowns as _breakdowns
+from .definitions import gold as _gold
 from .definitions import kappa as _kappa
 from .definitions import spa as _spa
 from .definitions.data import Weights
@@ -239,6 +240,12 @@ class Ratings:
     @_doc(_breakdowns.items, inference=False)
     def items(self) -> pd.DataFrame:
         return _breakdowns.items(self._data)
+
+    @_doc(_gold.against, inference=False)
+    def against(
+        self, gold: Any, *, beta: float | None = None, average: _gold.Average = None
+    ) -> pd.DataFrame:
+        return _gold.against(self._data, gold, beta=beta, average=average)
 
     @_doc(_report, inference=False)
     def report(
