@@ -17,11 +17,11 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import pandas as pd
 
-import pdagree  # noqa: E402
-from pdagree import plotting  # noqa: E402
+import pdagree
+from pdagree import plotting
 
 OUT = Path(__file__).resolve().parent / "_static" / "gallery"
 SIZE = (4.6, 3.0)

@@ -32,8 +32,8 @@ def _rebuild(cls: type[Coefficient], value: float, state: dict[str, Any]) -> Coe
 class Coefficient(float):
     """An agreement coefficient: a float carrying its components.
 
-    Members
-    -------
+    Attributes
+    ----------
     value : float
         The coefficient at full precision (the same as ``float(r)``).
     name : str
