@@ -107,6 +107,7 @@ class Ratings:
 
     @property
     def layout(self) -> Layout:
+        """The layout the frame was read in: ``"wide"``, ``"long"`` or ``"counts"``."""
         return self._enc.layout
 
     @property
@@ -121,14 +122,17 @@ class Ratings:
 
     @property
     def n_items(self) -> int:
+        """The number of items (rows of a wide frame, distinct items of a long one)."""
         return self._enc.n_items
 
     @property
     def n_raters(self) -> int:
+        """The number of raters (0 for a counts table)."""
         return self._enc.n_raters
 
     @property
     def n_categories(self) -> int:
+        """The number of categories."""
         return self._enc.n_categories
 
     @property

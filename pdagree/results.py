@@ -97,13 +97,22 @@ class Coefficient(float):
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (type(self), float(self), dict(self.__dict__)))
 
-    # Attributes the type checker should know about (set in ``__new__``).
+    # Attributes the type checker should know about (set in ``__new__``); the ``#:`` comments
+    # are their documentation in the API reference.
+    #: What was computed, e.g. ``"fleiss"`` or ``"alpha[interval]"``.
     name: str
+    #: ``A_o``, the observed agreement (weighted where weights apply).
     observed: float
+    #: ``A_e``, the agreement expected by chance; the coefficient is
+    #: ``(observed - expected) / (1 - expected)``.
     expected: float
+    #: Items that count (two or more ratings).
     n_items: int
+    #: Raters with at least one rating (for a counts table: the most ratings any item has).
     n_raters: int
+    #: Declared categories.
     n_categories: int
+    #: The categories, in order.
     categories: tuple[Hashable, ...]
 
     @property
