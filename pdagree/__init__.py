@@ -11,7 +11,7 @@ Importing the package registers the ``DataFrame.agree`` accessor:
 
 from __future__ import annotations
 
-from . import datasets, multilabel
+from . import datasets, multilabel, plotting
 from ._version import __version__
 from ._warnings import LayoutWarning, PdagreeWarning, UndefinedStatisticWarning
 from .accessor import AgreeAccessor
@@ -29,5 +29,6 @@ __all__ = [
     "__version__",
     "datasets",
     "multilabel",
+    "plotting",
     "spa_variance",
 ]

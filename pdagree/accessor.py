@@ -22,7 +22,8 @@ __all__ = ["AgreeAccessor"]
 class AgreeAccessor:
     """Inter-annotator agreement on this frame.
 
-    Call it to describe the layout, or use a method directly on a wide frame:
+    Call it to describe the layout (the parameters below), or use a method directly on a wide
+    frame:
 
     >>> import pandas as pd
     >>> import pdagree
@@ -33,8 +34,8 @@ class AgreeAccessor:
     >>> round(float(long.agree(item="index", rater="coder", label="tag").observed()), 4)
     0.6667
 
-    Parameters (of the call)
-    ------------------------
+    Parameters
+    ----------
     item, rater, label : column names, optional
         Give all three for a long frame (one row per annotation).
     raters : list of column names, optional

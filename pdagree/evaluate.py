@@ -46,19 +46,27 @@ INFERENCE_DEFAULTS: dict[str, Any] = {
     "interval": "percentile",
 }
 
-#: Appended to the docstring of every coefficient method (indented as a function's docstring).
+#: Appended to the docstring of every coefficient method (indented as a function's docstring;
+#: numpydoc's section for keyword-only options, rendered after Parameters and Returns).
 INFERENCE_NOTE = """
-    Inference
-    ---------
-    Keyword-only ``confidence_level``, ``method`` ("auto", the default: Gwet's analytic
-    variance where the literature gives one, else the item bootstrap; or "analytic",
-    "large-sample", "bootstrap"; on a contingency table the analytic variance is Gwet's
-    two-rater table formula, as R irrCAC's ``*.table`` functions, ``(n - 1) / n`` times the
-    raw-ratings one), ``n_resamples``, ``rng``, ``N`` (population size) and
-    ``interval`` (bootstrap: "percentile", "basic", "BCa") add ``se``, ``low``, ``high``,
-    ``z`` and ``se_h0`` (see :meth:`pdagree.Coefficient.z_test`), ``p_value`` (one-sided,
-    H1: coefficient > 0) and ``ci_method`` (the method used) to the result; see
-    :meth:`pdagree.Coefficient.confidence_interval`.
+    Other Parameters
+    ----------------
+    confidence_level : float, optional
+        Add ``se``, ``low``, ``high``, ``z`` and ``se_h0`` (see
+        :meth:`pdagree.Coefficient.z_test`), ``p_value`` (one-sided, H1: coefficient > 0) and
+        ``ci_method`` (the method used) to the result; see
+        :meth:`pdagree.Coefficient.confidence_interval`.
+    method : {"auto", "analytic", "large-sample", "bootstrap"}
+        "auto" (the default): Gwet's analytic variance where the literature gives one,
+        else the item bootstrap. On a contingency table the analytic variance is Gwet's
+        two-rater table formula, as R irrCAC's ``*.table`` functions, ``(n - 1) / n`` times
+        the raw-ratings one.
+    n_resamples, rng
+        Bootstrap replicates and the seed or :class:`numpy.random.Generator`.
+    N : float
+        Population size of items, for the finite-population correction.
+    interval : {"percentile", "basic", "BCa"}
+        The bootstrap interval.
 """
 
 

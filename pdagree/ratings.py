@@ -18,6 +18,7 @@ from .definitions import RatingData
 from .definitions import alpha as _alpha
 from .definitions import bias as _bias
 from .definitions import breakdowns as _breakdowns
+from .definitions import gold as _gold
 from .definitions import kappa as _kappa
 from .definitions import multilabel as _multilabel
 from .definitions import spa as _spa
@@ -111,6 +112,7 @@ class Ratings:
 
     @property
     def layout(self) -> Layout:
+        """The layout the frame was read in: ``"wide"``, ``"long"`` or ``"counts"``."""
         return self._enc.layout
 
     @property
@@ -125,14 +127,17 @@ class Ratings:
 
     @property
     def n_items(self) -> int:
+        """The number of items (rows of a wide frame, distinct items of a long one)."""
         return self._enc.n_items
 
     @property
     def n_raters(self) -> int:
+        """The number of raters (0 for a counts table)."""
         return self._enc.n_raters
 
     @property
     def n_categories(self) -> int:
+        """The number of categories."""
         return self._enc.n_categories
 
     @property
@@ -279,6 +284,12 @@ class Ratings:
     @_doc(_breakdowns.items, inference=False)
     def items(self) -> pd.DataFrame:
         return _breakdowns.items(self._data)
+
+    @_doc(_gold.against, inference=False)
+    def against(
+        self, gold: Any, *, beta: float | None = None, average: _gold.Average = None
+    ) -> pd.DataFrame:
+        return _gold.against(self._data, gold, beta=beta, average=average)
 
     @_doc(_report, inference=False)
     def report(

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
-__all__ = ["Coefficient"]
+__all__ = ["Coefficient", "register_plot"]
+
+#: The charts that :meth:`Coefficient.plot` delegates to, by coefficient name (before any
+#: ``[...]``; ``""`` for every other coefficient). :mod:`pdagree.plotting`, which sits above
+#: this module, registers them when pdagree is imported.
+_PLOTS: dict[str, Callable[..., Any]] = {}
 
 _CORE = ("name", "value", "observed", "expected", "n_items", "n_raters", "n_categories")
 
@@ -27,8 +32,8 @@ def _rebuild(cls: type[Coefficient], value: float, state: dict[str, Any]) -> Coe
 class Coefficient(float):
     """An agreement coefficient: a float carrying its components.
 
-    Members
-    -------
+    Attributes
+    ----------
     value : float
         The coefficient at full precision (the same as ``float(r)``).
     name : str
@@ -92,13 +97,22 @@ class Coefficient(float):
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (type(self), float(self), dict(self.__dict__)))
 
-    # Attributes the type checker should know about (set in ``__new__``).
+    # Attributes the type checker should know about (set in ``__new__``); the ``#:`` comments
+    # are their documentation in the API reference.
+    #: What was computed, e.g. ``"fleiss"`` or ``"alpha[interval]"``.
     name: str
+    #: ``A_o``, the observed agreement (weighted where weights apply).
     observed: float
+    #: ``A_e``, the agreement expected by chance; the coefficient is
+    #: ``(observed - expected) / (1 - expected)``.
     expected: float
+    #: Items that count (two or more ratings).
     n_items: int
+    #: Raters with at least one rating (for a counts table: the most ratings any item has).
     n_raters: int
+    #: Declared categories.
     n_categories: int
+    #: The categories, in order.
     categories: tuple[Hashable, ...]
 
     @property
@@ -314,6 +328,32 @@ class Coefficient(float):
 
         return interpret(float(self), scale)
 
+    def plot(self, ax: Any = None, **options: Any) -> Any:
+        """Draw the result with :mod:`pdagree.plotting` (matplotlib: the ``plot`` extra).
+
+        The bias draws its decomposition (:func:`pdagree.plotting.bias`, ``by="category"``
+        or ``"rater"``), SPA its weighting's item-weight curve among the others
+        (:func:`pdagree.plotting.spa_weights`), every other coefficient its value with its
+        interval when it was computed with ``confidence_level=``
+        (:func:`pdagree.plotting.coefficients`). Results of ``by=`` are DataFrames: pass
+        them to :func:`pdagree.plotting.coefficients`.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Where to draw; a new figure's Axes by default.
+        **options
+            Passed to the chart.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
+        chart = _PLOTS.get(self.name.split("[", 1)[0], _PLOTS.get(""))
+        if chart is None:  # pragma: no cover - pdagree.plotting registers on import
+            raise RuntimeError("no chart is registered; `import pdagree.plotting` first.")
+        return chart(self, ax=ax, **options)
+
     def _scalar_members(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "value": float(self)}
         for key in _CORE[2:]:
@@ -357,6 +397,12 @@ class Coefficient(float):
 
     def _repr_html_(self) -> str:
         return f"<code>{html.escape(repr(self))}</code>"
+
+
+def register_plot(name: str, chart: Callable[..., Any]) -> None:
+    """Make ``chart(result, ax=None, **options)`` draw the results called ``name`` (before
+    any ``[...]``; ``""`` for every other coefficient) for :meth:`Coefficient.plot`."""
+    _PLOTS[name] = chart
 
 
 def result_frame(

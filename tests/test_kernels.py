@@ -711,6 +711,9 @@ COVERED: dict[str, str] = {
             "pair_sums",
         )
     },
+    "gold.one_vs_rest_counts": "test_gold_counts_batch_equals_loop",
+    "gold.scores": "test_gold_scores_elementwise",
+    "gold.nan_mean": "test_gold_scores_elementwise",
 }
 
 
@@ -869,3 +872,50 @@ def test_registry_names_real_tests() -> None:
     for kernel, test in COVERED.items():
         assert test in here, f"{kernel}: no test named {test}"
     assert set(COVERED) <= set(public_kernels())
+
+
+# --------------------------------------------------------------------------- gold (against)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gold_counts_batch_equals_loop(seed: int) -> None:
+    from pdagree._kernels import gold
+
+    rng = np.random.default_rng(seed)
+    n_keys, n = 5, 80
+    key = rng.integers(0, n_keys, n)
+    code = rng.integers(0, N_CATEGORIES, n)
+    reference = np.where(rng.random(n) < 0.6, code, rng.integers(0, N_CATEGORIES, n))
+    batch = gold.one_vs_rest_counts(key, code, reference, n_keys, N_CATEGORIES)
+    for k in range(n_keys):
+        mine = key == k
+        alone = gold.one_vs_rest_counts(
+            np.zeros(int(mine.sum()), dtype=np.int64),
+            code[mine],
+            reference[mine],
+            1,
+            N_CATEGORIES,
+        )
+        for name in ("tp", "pred", "true", "n", "fp", "fn", "tn"):
+            close(getattr(batch, name)[k], getattr(alone, name)[0])
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gold_scores_elementwise(seed: int) -> None:
+    from pdagree._kernels import gold
+
+    rng = np.random.default_rng(seed)
+    shape = (3, 2, N_CATEGORIES)
+    n = rng.integers(0, 6, shape[:2])[..., None] * np.ones(shape)
+    true = np.floor(rng.random(shape) * (n + 1))
+    pred = np.floor(rng.random(shape) * (n + 1))
+    tp = np.minimum(np.floor(rng.random(shape) * (np.minimum(true, pred) + 1)), true)
+    tp = np.maximum(tp, true + pred - n)  # TN >= 0
+    counts = gold.OneVsRest(tp, pred, true, n)
+    batch = gold.scores(counts, beta=0.5)
+    keep = rng.random(shape) < 0.8
+    for index in np.ndindex(*shape[:2]):
+        alone = gold.scores(gold.OneVsRest(tp[index], pred[index], true[index], n[index]), 0.5)
+        for name, value in batch.items():
+            close(value[index], alone[name])
+        close(gold.nan_mean(batch["f1"], keep)[index], gold.nan_mean(alone["f1"], keep[index]))
