@@ -11,7 +11,7 @@ Importing the package registers the ``DataFrame.agree`` accessor:
 
 from __future__ import annotations
 
-from . import datasets
+from . import datasets, multilabel, plotting
 from ._version import __version__
 from ._warnings import LayoutWarning, PdagreeWarning, UndefinedStatisticWarning
 from .accessor import AgreeAccessor
@@ -28,5 +28,7 @@ __all__ = [
     "UndefinedStatisticWarning",
     "__version__",
     "datasets",
+    "multilabel",
+    "plotting",
     "spa_variance",
 ]

@@ -1,4 +1,4 @@
-"""The encoding layer: wide, long and counts frames become integer codes.
+"""The encoding layer: wide, long, counts and contingency frames become integer codes.
 
 This is the only layer that sees labels. Everything downstream works on the integer arrays of
 :class:`Encoded`: one entry per annotation (or per non-zero cell of a counts table), with the
@@ -16,7 +16,8 @@ from typing import Any, Literal, cast
 import numpy as np
 import pandas as pd
 
-from ._factorize import compact_keys, duplicated_keys, factorize_sorted
+from ._contingency import check_counts, contingency_codes
+from ._factorize import compact_keys, factorize_sorted
 from ._labels import (
     DtypeCategories,
     categories_of,
@@ -27,13 +28,14 @@ from ._labels import (
 )
 from ._labels import _fmt as _fmt
 from ._layout_checks import check_rater_columns, id_column_hint
+from ._ranks import check_rank_layout, check_unique_items, rank_codes, resolve, split_cells
 from ._typing import FloatArray, IntArray
 from ._warnings import PdagreeWarning, warn
 
 __all__ = ["Encoded", "Layout", "encode"]
 
-Layout = Literal["wide", "long", "counts"]
-_LAYOUTS = ("wide", "long", "counts")
+Layout = Literal["wide", "long", "counts", "contingency"]
+_LAYOUTS = ("wide", "long", "counts", "contingency")
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,7 +50,8 @@ class Encoded:
         Item labels, one per item code. For a long frame with ``by=`` this is a MultiIndex
         of (group keys..., item).
     raters
-        Rater labels, one per rater code; ``None`` for a counts table (no rater identity).
+        Rater labels, one per rater code; ``None`` for a counts table (no rater identity). A
+        contingency table has two: its index's and its columns' names.
     categories
         The ordered categories; a label's code is its position here.
     item, code
@@ -56,7 +59,8 @@ class Encoded:
     rater
         Per annotation: rater code; ``None`` for a counts table.
     weight
-        Per entry: how many annotations it stands for (1 for wide and long frames).
+        Per entry: how many annotations it stands for (1 for wide, long and contingency
+        frames: a contingency table is expanded to one item per counted unit).
     group
         Per item: group code (all zeros without ``by=``).
     groups
@@ -72,6 +76,9 @@ class Encoded:
         ``categories=[...]``, or by labels that are numbers (or text that reads as numbers).
         Sorted text labels have an order nobody declared, and the order-dependent coefficients
         refuse them. Encodings built from another one (bootstrap replicates) keep the default.
+    secondary
+        Per annotation (whose code is the primary label): the code of the rater's secondary
+        label for the item, ``-1`` for none; ``None`` when none has one (:mod:`._ranks`).
     """
 
     layout: Layout
@@ -87,6 +94,7 @@ class Encoded:
     by: tuple[Hashable, ...]
     declared: bool = False
     ordered: bool = True
+    secondary: IntArray | None = None
 
     @property
     def n_items(self) -> int:
@@ -115,11 +123,6 @@ class Encoded:
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _as_written(values: np.ndarray[Any, Any]) -> list[float | int]:
-    """Numbers as the user likely wrote them: whole numbers without a trailing ``.0``."""
-    return [int(v) if float(v).is_integer() else float(v) for v in values.tolist()]
 
 
 def _as_list(by: Hashable | Sequence[Hashable] | None) -> list[Hashable]:
@@ -288,7 +291,7 @@ def _encode_wide(
     arr = frame.to_numpy(dtype=object) if from_dtype is None else frame.astype(object).to_numpy()
     present = ~pd.isna(arr)
     item, rater = np.nonzero(present)
-    values = arr[present]
+    values, item, rater, rank = split_cells(arr[present], item, rater)
     if values.size == 0:
         raise ValueError(
             "the frame holds no ratings: every rating cell is missing. Agreement needs items "
@@ -308,8 +311,9 @@ def _encode_wide(
         if not hint:
             raise
         raise TypeError(f"{exc}{hint}") from None
+    item, rater, code, secondary = resolve(item, rater, code, rank, df.index, pd.Index(cols))
     group, groups = _group_codes(df, by, len(df))
-    _check_unique_items(df.index, group, groups)
+    check_unique_items(df.index, group, groups)
     enc = Encoded(
         layout="wide",
         items=pd.Index(df.index),
@@ -323,28 +327,10 @@ def _encode_wide(
         groups=groups,
         by=tuple(by),
         ordered=ordered,
+        secondary=secondary,
     )
     check_rater_columns(enc, [frame[c].dtype for c in cols])
     return enc
-
-
-def _check_unique_items(index: pd.Index, group: IntArray, groups: pd.Index | None) -> None:
-    """A wide frame has one row per item (per group with ``by=``): a repeated index is an
-    error, as a repeated (item, rater) pair is in a long frame."""
-    if index.is_unique:
-        return
-    keys = index if groups is None else pd.MultiIndex.from_arrays([group, index])
-    repeated = keys.duplicated()
-    if not repeated.any():
-        return
-    dup = index[repeated].unique()
-    where = "" if groups is None else " within a `by` group"
-    raise ValueError(
-        f"the index of a wide frame names the items, one row each; {len(dup)} items have "
-        f"more than one row{where}, e.g. {_fmt(dup.tolist())}. A frame of one row per "
-        "annotation is a long frame: pass `item=`, `rater=`, `label=` (--item, --rater, "
-        "--label); else drop or aggregate the repeated rows."
-    )
 
 
 def _encode_long(
@@ -354,9 +340,13 @@ def _encode_long(
     label: Hashable,
     categories: Sequence[Hashable] | None,
     by: list[Hashable],
+    rank: Hashable | None = None,
 ) -> Encoded:
-    _require_columns(df, {"item": [item], "rater": [rater], "label": [label]})
-    _check_by_overlap(by, {"item": item, "rater": rater, "label": label})
+    roles: dict[str, Hashable] = {"item": item, "rater": rater, "label": label}
+    if rank is not None:
+        roles["rank"] = rank
+    _require_columns(df, {k: [v] for k, v in roles.items()})
+    _check_by_overlap(by, roles)
     for param, col in (("item", item), ("rater", rater)):
         n_missing = int(df[col].isna().sum())
         if n_missing:
@@ -386,18 +376,10 @@ def _encode_long(
             f"agreement needs at least two raters; `rater` column {rater!r} has {n_raters} "
             f"({_fmt(list(raters))})."
         )
-    item_code = np.asarray(item_code, dtype=np.int64)
-    rater_code = np.asarray(rater_code, dtype=np.int64)
-    pair = item_code * n_raters + rater_code
-    dup = duplicated_keys(pair, len(items) * n_raters)
-    if len(dup):
-        shown = list(
-            zip(items[dup // n_raters].tolist(), raters[dup % n_raters].tolist(), strict=True)
-        )
-        raise ValueError(
-            f"{len(dup)} (item, rater) pairs have more than one label, e.g. {_fmt(shown)}; "
-            "keep one label per rater and item (drop duplicates or aggregate them first)."
-        )
+    ranks = None if rank is None else rank_codes(df[rank][keep], rank)
+    item_code, rater_code, code, secondary = resolve(
+        item_code, rater_code, code, ranks, items, raters
+    )
     if by:
         group, groups = _group_codes(items.to_frame(index=False), by, len(items))
     else:
@@ -415,6 +397,7 @@ def _encode_long(
         groups=groups,
         by=tuple(by),
         ordered=ordered,
+        secondary=secondary,
     )
 
 
@@ -442,38 +425,13 @@ def _encode_counts(
             f"counts columns {_fmt(extra)} are missing from `categories`; add them to "
             "`categories` or drop those columns."
         )
-    frame = df[cols]
-    non_numeric = [c for c in cols if not pd.api.types.is_numeric_dtype(frame[c].dtype)]
-    if non_numeric:
-        raise TypeError(
-            f"counts must be numbers; columns {_fmt(non_numeric)} are not numeric. A counts "
-            "table has one column per category holding how many raters chose it."
-        )
-    arr = frame.to_numpy(dtype=np.float64, na_value=np.nan)
-    if np.isnan(arr).any():
-        rows, colpos = np.nonzero(np.isnan(arr))
-        raise ValueError(
-            f"counts must not be missing; {len(rows)} cells are NaN, e.g. at "
-            f"{_fmt([(df.index[int(r)], cols[c]) for r, c in zip(rows, colpos, strict=True)])}. "
-            "Use 0 for a category nobody chose."
-        )
-    if not np.isfinite(arr).all():
-        raise ValueError(
-            "counts must be finite; got infinite cells. A count is how many raters chose the "
-            "category for the item."
-        )
-    if (arr < 0).any():
-        bad = np.unique(arr[arr < 0])
-        raise ValueError(
-            f"counts must be non-negative integers; got {_fmt(_as_written(bad))}. A count is how "
-            "many raters chose the category for the item."
-        )
-    if (arr != np.round(arr)).any():
-        bad = np.unique(arr[arr != np.round(arr)])
-        raise ValueError(
-            f"counts must be whole numbers; got {_fmt(bad.tolist())}. A count is how many "
-            "raters chose the category for the item."
-        )
+    arr = check_counts(
+        df[cols],
+        cols,
+        "A count is how many raters chose the category for the item.",
+        numeric_hint="A counts table has one column per category holding how many raters "
+        "chose it.",
+    )
     if arr.sum() == 0:
         raise ValueError(
             "the counts table holds no ratings (every count is 0). Agreement needs items "
@@ -498,6 +456,24 @@ def _encode_counts(
     )
 
 
+def _encode_contingency(df: pd.DataFrame, categories: Sequence[Hashable] | None) -> Encoded:
+    codes = contingency_codes(df, categories)
+    return Encoded(
+        layout="contingency",
+        items=pd.RangeIndex(codes.n_items, name="item"),
+        raters=codes.raters,
+        categories=codes.categories,
+        item=codes.item,
+        rater=codes.rater,
+        code=codes.code,
+        weight=np.ones(len(codes.code), dtype=np.float64),
+        group=np.zeros(codes.n_items, dtype=np.int64),
+        groups=None,
+        by=(),
+        ordered=codes.ordered,
+    )
+
+
 def encode(
     df: pd.DataFrame,
     *,
@@ -508,12 +484,19 @@ def encode(
     categories: Sequence[Hashable] | None = None,
     by: Hashable | Sequence[Hashable] | None = None,
     layout: Layout | None = None,
+    rank: Hashable | None = None,
 ) -> Encoded:
-    """Encode a frame in any of the three layouts.
+    """Encode a frame in any of the four layouts.
 
-    The frame is only read, never modified.
+    The frame is only read, never modified. ``rank=``: see :mod:`pdagree._ranks`.
     """
     df = _check_frame(df)
+    if layout == "contingency" and by is not None:
+        raise TypeError(
+            f"`by` does not apply to layout='contingency'; got by={by!r}. A contingency table "
+            "holds the items of one pair of raters: call agree on each group's table, or pass "
+            "the ratings as a wide or long frame with `by=`."
+        )
     by_cols = _as_list(by)
     _require_columns(df, {"by": by_cols})
     df = _drop_missing_keys(df, by_cols)
@@ -525,11 +508,16 @@ def encode(
     given = {"item": item, "rater": rater, "label": label}
     named = {k: v for k, v in given.items() if v is not None}
     if layout is not None and layout not in _LAYOUTS:
-        raise ValueError(f"`layout` must be one of 'wide', 'long', 'counts'; got {layout!r}.")
+        raise ValueError(
+            f"`layout` must be one of 'wide', 'long', 'counts', 'contingency'; got {layout!r}."
+        )
     if layout is None:
         layout = "long" if named else "wide"
     declared = categories is not None or _has_categorical(df, layout, label, raters, by_cols)
-    encoded = _encode_layout(df, layout, item, rater, label, raters, categories, by_cols, named)
+    check_rank_layout(rank, layout)
+    encoded = _encode_layout(
+        df, layout, item, rater, label, raters, categories, by_cols, named, rank
+    )
     return replace(encoded, declared=declared)
 
 
@@ -540,8 +528,9 @@ def _has_categorical(
     raters: Sequence[Hashable] | None,
     by_cols: list[Hashable],
 ) -> bool:
-    """Whether the labels come with their categories: a Categorical, or a counts table."""
-    if layout == "counts":
+    """Whether the labels come with their categories: a Categorical, or a counts or
+    contingency table (whose axes list the categories)."""
+    if layout in ("counts", "contingency"):
         return True
     if layout == "long":
         wanted: list[Hashable] = [label]
@@ -566,6 +555,7 @@ def _encode_layout(
     categories: Sequence[Hashable] | None,
     by_cols: list[Hashable],
     named: dict[str, Hashable],
+    rank: Hashable | None = None,
 ) -> Encoded:
     given = {"item": item, "rater": rater, "label": label}
     if layout == "long":
@@ -580,7 +570,7 @@ def _encode_layout(
             raise TypeError(
                 "`raters` selects columns of a wide frame; it does not apply to a long one."
             )
-        return _encode_long(df, item, rater, label, categories, by_cols)
+        return _encode_long(df, item, rater, label, categories, by_cols, rank)
     if named:
         raise TypeError(
             f"`item`, `rater` and `label` describe a long frame; they do not apply to "
@@ -590,4 +580,12 @@ def _encode_layout(
         if raters is not None:
             raise TypeError("`raters` selects columns of a wide frame; a counts table has none.")
         return _encode_counts(df, categories, by_cols)
+    if layout == "contingency":
+        if raters is not None:
+            raise TypeError(
+                "`raters` selects columns of a wide frame; a contingency table names its two "
+                "raters by its index and columns names (table.rename_axis(index=..., "
+                "columns=...))."
+            )
+        return _encode_contingency(df, categories)
     return _encode_wide(df, raters, categories, by_cols)

@@ -3,7 +3,10 @@ was declared.
 
 Part of the encoding layer (:mod:`pdagree._encode`). The rules, in order of precedence:
 
-1. An ordered Categorical declares its categories (used or not) and their order.
+1. An ordered Categorical declares its categories (used or not) and their order. Other
+   rating columns may be plain (or unordered Categoricals) when their labels are among those
+   categories; other ordered Categoricals must have the same categories in the same order;
+   ``categories=`` beside it may list them, or some of them, in its order.
 2. ``categories=[...]`` declares the categories (used or not) and their order.
 3. An unordered Categorical declares its categories (used or not), but not their order.
 4. Labels that are all numbers are ordered by value. Text that reads as a number counts as a
@@ -100,28 +103,70 @@ class DtypeCategories:
     ordered: bool
 
 
-def dtype_categories(series: list[pd.Series]) -> DtypeCategories | None:
+def dtype_categories(
+    series: list[pd.Series], what: str = "rating column", plural: str = "rating columns"
+) -> DtypeCategories | None:
     """The categories declared by the Categorical dtypes among ``series``, or ``None``.
 
-    Ordered Categoricals must agree: every series the same ordered dtype. Unordered ones
-    declare the union of their categories (first seen first); plain series add nothing.
+    An ordered Categorical fixes the categories and their order: every other ordered
+    Categorical must have the same categories in the same order (else a TypeError naming the
+    two series), and the labels of the other series (plain, or unordered Categoricals) must be
+    among its categories (else a ValueError naming the series and the label). Without an
+    ordered one, unordered Categoricals declare the union of their categories (first seen
+    first); plain series add nothing. ``what`` and ``plural`` name one series and several
+    in messages, e.g. "rating column" and "rating columns".
     """
     dtypes = [s.dtype for s in series if isinstance(s.dtype, pd.CategoricalDtype)]
     if not dtypes:
         return None
-    ordered = [d.categories for d in dtypes if d.ordered]
+    ordered = [s for s in series if isinstance(s.dtype, pd.CategoricalDtype) and s.dtype.ordered]
     if ordered:
-        first = ordered[0]
-        if len(ordered) != len(series) or any(not first.equals(c) for c in ordered[1:]):
-            raise TypeError(
-                "some rating columns are ordered Categoricals and others are not, or their "
-                "categories differ; give every rating column the same ordered CategoricalDtype."
-            )
-        return DtypeCategories(pd.Index(list(first)), ordered=True)
+        return _ordered_categories(series, ordered, what, plural)
     union: dict[Hashable, None] = {}
     for dtype in dtypes:
         union.update(dict.fromkeys(dtype.categories.tolist()))
     return DtypeCategories(pd.Index(list(union)), ordered=False)
+
+
+def _categories_of_dtype(series: pd.Series) -> pd.Index:
+    dtype = series.dtype
+    if not isinstance(dtype, pd.CategoricalDtype):  # pragma: no cover - callers check
+        raise TypeError("not a Categorical")
+    cats: pd.Index = pd.Index(list(dtype.categories))
+    return cats
+
+
+def _ordered_categories(
+    series: list[pd.Series], ordered: list[pd.Series], what: str, plural: str
+) -> DtypeCategories:
+    """The categories of the ordered Categoricals ``ordered`` (which must agree), checked
+    against the labels of the other ``series``."""
+    first = ordered[0]
+    cats = _categories_of_dtype(first)
+    for other in ordered[1:]:
+        theirs = _categories_of_dtype(other)
+        if not cats.equals(theirs):
+            raise TypeError(
+                f"{plural} {first.name!r} and {other.name!r} are ordered Categoricals with "
+                f"different categories or orders, {_fmt(list(cats))} and {_fmt(list(theirs))}; "
+                "an ordered Categorical fixes the order, so they must agree. Give both the same "
+                f"dtype, e.g. df[{other.name!r}].astype(df[{first.name!r}].dtype)."
+            )
+    known = set(cats)
+    for other in series:
+        if any(other is s for s in ordered):
+            continue
+        used = pd.unique(other.dropna().to_numpy(dtype=object))
+        unknown = [v for v in used.tolist() if v not in known]
+        if unknown:
+            raise ValueError(
+                f"{what} {other.name!r} holds the label {unknown[0]!r}, which is not among the "
+                f"categories {_fmt(list(cats))} of the ordered Categorical {what} "
+                f"{first.name!r}, whose order the other {plural} follow. Add it to the "
+                f"Categorical's categories (df[{first.name!r}].cat.add_categories(...)) or fix "
+                "the label."
+            )
+    return DtypeCategories(cats, ordered=True)
 
 
 def _by_value(labels: pd.Index, numbers: FloatArray) -> pd.Index:
@@ -140,6 +185,30 @@ def _by_value(labels: pd.Index, numbers: FloatArray) -> pd.Index:
     order = np.argsort(numbers, kind="stable")
     by_value: pd.Index = labels[order]
     return by_value
+
+
+def _within_ordered(declared: Sequence[Hashable], fixed: pd.Index) -> pd.Index:
+    """``categories=`` beside an ordered Categorical: every category must be one of the
+    Categorical's, in the Categorical's order (unambiguous); they are then the categories (so
+    a subset leaves out categories nobody used)."""
+    cats = _declared(declared)
+    position = fixed.get_indexer(cats)
+    if (position < 0).any():
+        extra = cats[position < 0][0]
+        raise ValueError(
+            f"`categories` lists {extra!r}, which is not among the categories "
+            f"{_fmt(list(fixed))} of the ordered Categorical labels; an ordered Categorical "
+            "fixes the categories and their order, and a category outside it has no place in "
+            "that order. Drop it from `categories`, or add it to the Categorical's categories "
+            "(`.cat.add_categories(...)`, `.cat.reorder_categories(...)`)."
+        )
+    if (np.diff(position) < 0).any():
+        raise TypeError(
+            "the labels are an ordered Categorical, whose categories "
+            f"{_fmt(list(fixed))} fix the order; `categories` {_fmt(list(cats))} disagrees. "
+            "Pass one or the other, or list `categories` in the Categorical's order."
+        )
+    return cats
 
 
 def _declared(declared: Sequence[Hashable]) -> pd.Index:
@@ -165,12 +234,8 @@ def categories_of(
     order of ``uniques`` instead of being sorted, and that order counts as declared (a counts
     table's columns: the table lays its categories out in an order of its own)."""
     if from_dtype is not None and from_dtype.ordered:
-        if declared is not None and list(declared) != list(from_dtype.categories):
-            raise TypeError(
-                "the labels are an ordered Categorical, whose categories "
-                f"{_fmt(list(from_dtype.categories))} fix the order; `categories` "
-                f"{_fmt(list(declared))} disagrees. Pass one or the other."
-            )
+        if declared is not None:
+            return _within_ordered(declared, from_dtype.categories), True
         return from_dtype.categories, True
     if declared is not None:
         return _declared(declared), True
@@ -213,8 +278,8 @@ def _check_hashable(values: np.ndarray[Any, Any], where: str) -> None:
         except TypeError:
             raise TypeError(
                 f"labels must be hashable scalars; {where} holds {v!r} "
-                f"of type {type(v).__name__}. Use one label per cell (for several labels per "
-                "item use a long frame with one row per label)."
+                f"of type {type(v).__name__}. Use one label per cell (a tuple or list in a "
+                "cell holds a primary and a secondary label)."
             ) from None
 
 

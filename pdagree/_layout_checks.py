@@ -86,8 +86,12 @@ def check_rater_columns(enc: Encoded, dtypes: Sequence[Any]) -> None:
     labels that are numbers not all whole. Ordinary ratings use fewer than 20 categories, and
     raters share their labels, so they are never flagged.
 
+    A wide frame whose index and rater columns hold the same labels and whose cells are
+    whole non-negative numbers looks like two raters' contingency table: a warning says so.
+
     ``dtypes`` are the rater columns' dtypes, in the order of ``enc.raters``.
     """
+    _check_contingency_like(enc)
     k = enc.n_categories
     if enc.rater is None or enc.raters is None or k < min(MIN_CATEGORIES, ID_SHARE * MIN_ROWS):
         return
@@ -124,3 +128,25 @@ def check_rater_columns(enc: Encoded, dtypes: Sequence[Any]) -> None:
                 "floats.",
                 LayoutWarning,
             )
+
+
+def _check_contingency_like(enc: Encoded) -> None:
+    """Warn when a wide frame looks like a contingency table: the index and the rater columns
+    hold the same (two or more) labels, and every cell is a whole non-negative number."""
+    raters, items, values = enc.raters, enc.items, enc.values
+    if raters is None or values is None or len(raters) < 2 or len(items) != len(raters):
+        return
+    try:
+        same = set(items) == set(raters)
+    except TypeError:  # unhashable labels: not a table
+        return
+    if not same or (values < 0).any() or (values != np.round(values)).any():
+        return
+    shown = list(raters[:5]) + (["..."] if len(raters) > 5 else [])
+    warn(
+        f"the frame looks like two raters' contingency table: its index and columns hold the "
+        f"same labels {shown} and its cells are counts. If it is one (rows the first rater's "
+        "categories, columns the second's), pass layout='contingency' (--layout contingency); "
+        "as a wide frame its columns are raters and its cells their labels.",
+        LayoutWarning,
+    )

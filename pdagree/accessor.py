@@ -22,7 +22,8 @@ __all__ = ["AgreeAccessor"]
 class AgreeAccessor:
     """Inter-annotator agreement on this frame.
 
-    Call it to describe the layout, or use a method directly on a wide frame:
+    Call it to describe the layout (the parameters below), or use a method directly on a wide
+    frame:
 
     >>> import pandas as pd
     >>> import pdagree
@@ -33,8 +34,8 @@ class AgreeAccessor:
     >>> round(float(long.agree(item="index", rater="coder", label="tag").observed()), 4)
     0.6667
 
-    Parameters (of the call)
-    ------------------------
+    Parameters
+    ----------
     item, rater, label : column names, optional
         Give all three for a long frame (one row per annotation).
     raters : list of column names, optional
@@ -47,8 +48,31 @@ class AgreeAccessor:
     by : column name or list of them, optional
         Compute every group in one pass; results get one row per group. Declared categories
         apply to every group; otherwise each group uses the labels it has.
-    layout : {"wide", "long", "counts"}, optional
+    layout : {"wide", "long", "counts", "contingency"}, optional
         ``"counts"`` reads an items x categories table of counts (Fleiss' table).
+        ``"contingency"`` reads two raters' K x K table (a confusion matrix, ``pd.crosstab``):
+        the index holds the first rater's categories, the columns the second's, a cell the
+        number of items they put there (whole, non-negative counts). The axes are aligned by
+        label, and their union is the categories (in an ordered Categorical's order, else
+        ``categories=``, else the table's own order when both axes list the same labels in
+        the same order, else sorted); the index and columns names name the raters
+        (``"rater1"`` and ``"rater2"`` when unset). Every two-rater coefficient and breakdown
+        equals that of the wide frame the table expands to; the analytic standard errors are
+        Gwet's two-rater table formulas, as R irrCAC's ``*.table`` functions print them.
+        ``by=`` does not apply.
+    rank : column name, optional
+        Long frames: the rank of each label, 1 (primary) or 2 (secondary), so that a rater may
+        give an item a primary and an optional secondary label (in a wide frame, a cell holding
+        a tuple or list, primary first, does the same). :meth:`~pdagree.Ratings.multilabel`
+        weighs both; every other coefficient reads the primary labels.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame([[13, 0, 0], [0, 20, 7], [0, 4, 56]],
+    ...                      index=["Ectopic", "AIU", "NIU"], columns=["Ectopic", "AIU", "NIU"])
+    >>> kappa = table.agree(layout="contingency").cohen()  # irrCAC's cont3x3abstractors
+    >>> round(float(kappa), 4), round(kappa.standard_error(), 5)  # kappa2.table
+    (0.7964, 0.05891)
     """
 
     __slots__ = ("_df",)
@@ -66,6 +90,7 @@ class AgreeAccessor:
         categories: Sequence[Hashable] | None = None,
         by: Hashable | Sequence[Hashable] | None = None,
         layout: Layout | None = None,
+        rank: Hashable | None = None,
     ) -> Ratings:
         return Ratings.from_frame(
             self._df,
@@ -76,6 +101,7 @@ class AgreeAccessor:
             categories=categories,
             by=by,
             layout=layout,
+            rank=rank,
         )
 
     def __getattr__(self, name: str) -> Callable[..., Any]:

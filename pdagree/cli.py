@@ -1,6 +1,6 @@
 """The ``pdagree`` command: an agreement report for a CSV, TSV or Parquet file.
 
-``pdagree report PATH`` reads a file of ratings in any of pdagree's three layouts and prints
+``pdagree report PATH`` reads a file of ratings in any of pdagree's four layouts and prints
 every coefficient that applies (:meth:`pdagree.Ratings.report`); ``pdagree report --example
 NAME`` does the same for a bundled data set, and ``pdagree datasets`` lists those.
 
@@ -48,7 +48,7 @@ _PARQUET = {".parquet", ".pq"}
 _TSV = {".tsv", ".tab"}
 _COMPRESSION = {".gz", ".bz2", ".zip", ".xz", ".zst", ".tar"}
 _FORMATS = ("table", "csv", "json")
-_LAYOUTS = ("wide", "long", "counts")
+_LAYOUTS = ("wide", "long", "counts", "contingency")
 # Bundled data sets in the long layout, and their (item, rater, label) columns.
 _LONG_EXAMPLES = {"crowd_sparse": ("item", "annotator", "label")}
 
@@ -82,8 +82,10 @@ def _parser() -> argparse.ArgumentParser:
             "by extension .tsv/.tab or with --sep; Parquet by extension .parquet/.pq) or to "
             "a bundled example. Layouts: wide (default: one row per item, one column per "
             "rater; the first column is the item index), long (--item, --rater, --label: one "
-            "row per annotation) or counts (--layout counts: one row per item, one column per "
-            "category holding how many raters chose it). In text files, empty cells and "
+            "row per annotation), counts (--layout counts: one row per item, one column per "
+            "category holding how many raters chose it) or contingency (--layout contingency: "
+            "two raters' K x K table, rows the first rater's categories, columns the second's, "
+            "cells the numbers of items). In text files, empty cells and "
             "pandas.read_csv's missing-value markers (NA, N/A, NaN, null, NULL, None, #N/A, "
             "<NA>, ...) are missing, as in R exports; see --na and --no-default-na."
         ),
@@ -105,7 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     layout.add_argument(
         "--layout",
         choices=_LAYOUTS,
-        help="wide (default), long (implied by --item/--rater/--label) or counts",
+        help="wide (default), long (implied by --item/--rater/--label), counts or contingency",
     )
     layout.add_argument(
         "--by",
@@ -126,12 +128,14 @@ def _parser() -> argparse.ArgumentParser:
     reading.add_argument(
         "--index-col",
         metavar="COL",
-        help="wide and counts layouts: the item column (default: the first column)",
+        help="wide, counts and contingency layouts: the item column (contingency: the first "
+        "rater's categories; default: the first column)",
     )
     reading.add_argument(
         "--no-index",
         action="store_true",
-        help="wide and counts layouts: the file has no item column (items are the rows)",
+        help="wide, counts and contingency layouts: the file has no item column (items are "
+        "the rows)",
     )
     reading.add_argument(
         "--sep",
@@ -285,7 +289,8 @@ def _hint_separator(header: Hashable, name: str, sep: str) -> None:
 
 
 def _set_index(frame: pd.DataFrame, args: argparse.Namespace, stored_index: bool) -> pd.DataFrame:
-    """Wide and counts layouts: make the item column the index."""
+    """Wide, counts and contingency layouts: make the item column (a contingency table's
+    first rater's categories) the index."""
     if args.index_col is not None and args.no_index:
         raise _UsageError("give `--index-col` or `--no-index`, not both.")
     if args.no_index:
@@ -322,16 +327,20 @@ def _is_number_column(series: pd.Series) -> bool:
 
 
 def _categories(
-    value: str | None, frame: pd.DataFrame, label_columns: Sequence[Hashable]
+    value: str | None, frame: pd.DataFrame, label_columns: Sequence[Hashable], numbers: bool
 ) -> list[Any] | None:
-    """``--categories``: strings, or numbers when every label column holds numbers."""
+    """``--categories``: strings, or numbers when every label column holds numbers (or, for a
+    contingency table, ``numbers``: its row labels are numbers)."""
     if value is None:
         return None
     tokens = _split(value)
     if not tokens:
         raise _UsageError(f"`--categories` must list at least one category; got {value!r}.")
     present = [col for col in label_columns if col in frame.columns]
-    if not present or not all(_is_number_column(frame[col]) for col in present):
+    number_labels = numbers or (
+        bool(present) and all(_is_number_column(frame[col]) for col in present)
+    )
+    if not number_labels:
         return tokens
     try:
         return [_number(token) for token in tokens]
@@ -368,8 +377,8 @@ def _ratings(frame: pd.DataFrame, args: argparse.Namespace, stored_index: bool |
             raise _UsageError("`--raters` selects the columns of a wide layout, not a long one.")
         if args.index_col is not None or args.no_index:
             raise _UsageError(
-                "`--index-col` and `--no-index` apply to wide and counts layouts; a long layout "
-                "names its item column with --item."
+                "`--index-col` and `--no-index` apply to wide, counts and contingency layouts; a "
+                "long layout names its item column with --item."
             )
     elif given:
         names = ", ".join(f"--{key}" for key in given)
@@ -389,9 +398,10 @@ def _ratings(frame: pd.DataFrame, args: argparse.Namespace, stored_index: bool |
         label_columns = (
             list(raters) if raters is not None else [col for col in frame.columns if col not in by]
         )
-    else:  # counts: the categories are column names
+    else:  # counts and contingency: the categories are column names (and row labels)
         label_columns = []
-    categories = _categories(args.categories, frame, label_columns)
+    numbers = layout == "contingency" and _is_number_column(frame.index.to_series())
+    categories = _categories(args.categories, frame, label_columns, numbers)
     return Ratings.from_frame(
         frame,
         item=given.get("item"),

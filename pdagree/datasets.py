@@ -34,7 +34,7 @@ from importlib.resources import files
 import numpy as np
 import pandas as pd
 
-__all__ = ["describe", "load", "make_crowd_sparse", "names"]
+__all__ = ["EMAIL_LABELS", "describe", "load", "make_crowd_sparse", "make_emails", "names"]
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,12 @@ def _read_csv(filename: str) -> pd.DataFrame:
     resource = files("pdagree").joinpath("data").joinpath(filename)
     with resource.open("r", encoding="utf-8") as handle:
         return pd.read_csv(handle, index_col=0, keep_default_na=False, na_values=[""])
+
+
+def _qgstec_simulated() -> pd.DataFrame:
+    """The judges' scores as nullable integers (a missing cell is ``<NA>``)."""
+    frame = _read_csv("qgstec_simulated.csv")
+    return frame.astype(dict.fromkeys(["J1", "J2", "J3"], "Int64"))
 
 
 def _artstein_poesio_copies(n_pairs: int) -> pd.DataFrame:
@@ -206,6 +212,128 @@ def make_crowd_sparse(
     )
 
 
+#: The ten labels of Rosenberg & Binkowski (2004)'s email corpus, in the paper's order.
+EMAIL_LABELS = (
+    "question",
+    "answer",
+    "broadcast",
+    "attachment transmission",
+    "planning-meeting scheduling",
+    "planning scheduling",
+    "planning",
+    "action item",
+    "technical discussion",
+    "social chat",
+)
+_EMAIL_PREVALENCE = (0.20, 0.15, 0.12, 0.05, 0.08, 0.08, 0.10, 0.07, 0.10, 0.05)
+_EMAIL_KINDS = ("clear", "unclear", "general/specific", "concurrent")
+
+
+def make_emails(n_items: int = 380, seed: int | None = 2004) -> pd.DataFrame:
+    """Simulate emails labelled by three annotators with a primary and an optional
+    secondary label, in the shape of Rosenberg & Binkowski (2004)'s corpus.
+
+    Parameters
+    ----------
+    n_items : int, default 380
+        Number of emails, at least 1 (the paper's corpus has 380).
+    seed : int or None, default 2004
+        Seed of :func:`numpy.random.default_rng`; the same seed gives the same frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A long frame, one row per label, sorted by email, annotator and rank: ``email`` (1
+        to `n_items`), ``annotator`` ("A", "B", "C"), ``label`` (one of
+        :data:`EMAIL_LABELS`), ``rank`` (1 = primary, 2 = secondary) and ``kind`` (how the
+        email was generated, below; real data have no such column).
+
+    Raises
+    ------
+    ValueError
+        If `n_items` is below 1.
+
+    Notes
+    -----
+    Every draw comes from one ``numpy.random.default_rng(seed)`` stream, in this order, each
+    vectorised over emails (and annotators). Labels are drawn with the prevalence
+    0.20, 0.15, 0.12, 0.05, 0.08, 0.08, 0.10, 0.07, 0.10, 0.05 (in :data:`EMAIL_LABELS`
+    order); "another label" is such a draw, replaced by one of the other nine labels
+    uniformly when it hits the label it must differ from.
+
+    1. Each email gets a kind: "clear" (probability 0.27), "unclear" (0.48),
+       "general/specific" (0.14) or "concurrent" (0.11).
+    2. Each email gets a label ``t1`` and another label ``t2``.
+    3. Each annotator (A, B, C) gives each email a primary label: ``t1`` with probability
+       0.93, else a random label ("clear" and "general/specific" emails); a random label
+       ("unclear"); ``t1`` or ``t2`` with probability 1/2 each ("concurrent").
+    4. Secondary labels: none for "clear" emails; for "unclear" ones, another label with
+       probability 0.15, 0.25 and 0.35 for annotators A, B and C; for "general/specific"
+       ones, with probability 0.5, ``t2`` or another label (1/2 each), an annotator's
+       inconsistent use of a secondary label; for "concurrent" ones, with probability 0.85,
+       the one of ``t1``, ``t2`` that is not the primary, so annotators switch primary and
+       secondary (the paper's ``{ab, ba}``).
+
+    The kinds are meant to produce the paper's four item classes (constant high, constant
+    low, higher at p = 1, higher at p = 0.5). The probabilities were chosen so that the
+    summary resembles the paper's (its mean kappa was 0.299 at p = 1 and 0.281 at p = 0.5,
+    its classes 92 / 183 / 58 / 47 of 380); the data reproduce none of its numbers.
+
+    Examples
+    --------
+    >>> emails = make_emails(n_items=5, seed=0)
+    >>> list(emails.columns)
+    ['email', 'annotator', 'label', 'rank', 'kind']
+    >>> sorted(emails["rank"].unique().tolist())
+    [1, 2]
+    """
+    if isinstance(n_items, bool) or not isinstance(n_items, int | np.integer) or n_items < 1:
+        raise ValueError(f"`n_items` must be an integer >= 1; got {n_items!r}.")
+    rng = np.random.default_rng(seed)
+    n_labels, annotators = len(EMAIL_LABELS), np.array(["A", "B", "C"])
+    prevalence = np.asarray(_EMAIL_PREVALENCE) / np.sum(_EMAIL_PREVALENCE)
+    shape = (n_items, len(annotators))
+
+    def another(than: np.ndarray) -> np.ndarray:
+        drawn = rng.choice(n_labels, size=than.shape, p=prevalence)
+        shifted = (than + rng.integers(1, n_labels, size=than.shape)) % n_labels
+        return np.where(drawn == than, shifted, drawn)
+
+    kind = rng.choice(4, size=n_items, p=[0.27, 0.48, 0.14, 0.11])[:, None]
+    t1 = rng.choice(n_labels, size=n_items, p=prevalence)
+    t1, t2 = np.broadcast_to(t1[:, None], shape), np.broadcast_to(another(t1)[:, None], shape)
+    drawn = rng.choice(n_labels, size=shape, p=prevalence)
+    first = rng.random(shape) < 0.5
+    primary = np.where(rng.random(shape) < 0.93, t1, drawn)
+    primary = np.where(kind == 1, drawn, np.where(kind == 3, np.where(first, t1, t2), primary))
+    use = rng.random(shape)
+    other = another(primary)
+    specific = np.where(rng.random(shape) < 0.5, t2, other)
+    specific = np.where(specific == primary, other, specific)
+    secondary = np.select(
+        [
+            (kind == 1) & (use < np.array([0.15, 0.25, 0.35])),
+            (kind == 2) & (use < 0.5),
+            (kind == 3) & (use < 0.85),
+        ],
+        [other, specific, np.where(first, t2, t1)],
+        default=-1,
+    )
+    email, annotator = np.indices(shape)
+    has = secondary >= 0
+    frame = pd.DataFrame(
+        {
+            "email": np.concatenate([email.ravel(), email[has]]) + 1,
+            "annotator": annotators[np.concatenate([annotator.ravel(), annotator[has]])],
+            "label": np.asarray(EMAIL_LABELS)[np.concatenate([primary.ravel(), secondary[has]])],
+            "rank": np.repeat([1, 2], [primary.size, int(has.sum())]),
+        }
+    )
+    frame["kind"] = np.asarray(_EMAIL_KINDS)[kind[frame["email"].to_numpy() - 1, 0]]
+    frame = frame.sort_values(["email", "annotator", "rank"], kind="stable")
+    return frame.reset_index(drop=True)
+
+
 _FLEISS_CATEGORIES = "'Depression', 'Personality Disorder', 'Schizophrenia', 'Neurosis', 'Other'"
 
 _FORT = (
@@ -313,6 +441,38 @@ _DATASETS: dict[str, _Dataset] = {
         "the slide: A_e = 0.3189 for multi-pi (Fleiss' kappa), which is ~ 0.3708. "
         "Layout: wide, index `item` (a-g), columns Annot1..Annot4: "
         "`load('fort2011_trains').agree.observed()`, `.fleiss()`.",
+    ),
+    "emails_multilabel": _Dataset(
+        lambda: _read_csv("emails_multilabel.csv").reset_index(),
+        "Synthetic emails with a primary and an optional secondary label: 380 emails, three "
+        "annotators (A, B, C) and the ten labels of Rosenberg & Binkowski (2004)'s corpus "
+        "(question, answer, broadcast, ...), generated by `make_emails()` with its defaults "
+        "(seed 2004; see its docstring for the process). Each email is one of four kinds "
+        "(clear, unclear, general/specific, concurrent) meant to produce the paper's four item "
+        "classes; about a fifth of the labels are secondary. No published values: the paper's "
+        "data are not public, and these only resemble its summary. Layout: long, columns "
+        "`email`, `annotator`, `label`, `rank` (1 primary, 2 secondary) and `kind`: "
+        "`load('emails_multilabel').agree(item='email', rater='annotator', label='label', "
+        "rank='rank').multilabel(p=0.75)`.",
+    ),
+    "qgstec_simulated": _Dataset(
+        _qgstec_simulated,
+        "Synthetic ordinal ratings in the shape of the QG-STEC evaluation data that Amidei, "
+        "Piwek & Willis (2020, Identifying annotator bias: a new IRT-based method for bias "
+        "identification, COLING) analyse: 200 generated questions, each scored by three "
+        "judges J1-J3 on four criteria, ambiguity and variety on a scale of 1-3, fluency and "
+        "relevance on 1-4 (1 is the best score). Simulated from the graded response model by "
+        "`pdagree.irt.simulate` with one `numpy.random.default_rng(2020)` stream, criterion "
+        "by criterion: a common discrimination per criterion (1.3, 5.0, 1.8, 2.0), Judge 1's "
+        "and Judge 3's extremities for ambiguity (0.601, 1.717 and 0.173, 1.993) and variety "
+        "(-1.183, -0.990 and -1.150, -0.944) as the paper reports them, Judge 1 never using "
+        "relevance score 4 (as in the paper's Table 1), and 5% of the cells missing at random "
+        "(tests/test_irt_dataset.py holds every parameter and regenerates the file). No "
+        "published values: it exercises `irt()`, `frequencies()` and `conger(weights="
+        "'ordinal')`. Layout: wide, index `question` (1-200, repeated per criterion), a "
+        "`criterion` column and columns J1, J2, J3 (nullable integers): `load("
+        "'qgstec_simulated').agree(by='criterion').conger(weights='ordinal')`, or one "
+        "criterion's rows without the `criterion` column for `.agree.irt()`.",
     ),
     "crowd_sparse": _Dataset(
         make_crowd_sparse,

@@ -3,9 +3,9 @@
 :func:`coefficient` runs one registry definition on :class:`~pdagree.definitions.RatingData`
 and labels its :class:`~pdagree.definitions.Components`: a :class:`~pdagree.results.Coefficient`
 (a float carrying its components), or with ``by=`` a DataFrame with one row per group. It
-announces undefined values, and adds ``se``, ``low``, ``high`` and ``p_value`` when a
-``confidence_level`` is given. :class:`pdagree.Ratings` and :func:`pdagree.report.report`
-call it.
+announces undefined values, and adds ``se``, ``low``, ``high``, ``z``, ``se_h0`` and
+``p_value`` when a ``confidence_level`` is given. :class:`pdagree.Ratings` and
+:func:`pdagree.report.report` call it.
 """
 
 from __future__ import annotations
@@ -46,16 +46,27 @@ INFERENCE_DEFAULTS: dict[str, Any] = {
     "interval": "percentile",
 }
 
-#: Appended to the docstring of every coefficient method (indented as a function's docstring).
+#: Appended to the docstring of every coefficient method (indented as a function's docstring;
+#: numpydoc's section for keyword-only options, rendered after Parameters and Returns).
 INFERENCE_NOTE = """
-    Inference
-    ---------
-    Keyword-only ``confidence_level``, ``method`` ("auto", the default: Gwet's analytic
-    variance where the literature gives one, else the item bootstrap; or "analytic",
-    "large-sample", "bootstrap"), ``n_resamples``, ``rng``, ``N`` (population size) and
-    ``interval`` (bootstrap: "percentile", "basic", "BCa") add ``se``, ``low``, ``high``,
-    ``p_value`` (one-sided, H1: coefficient > 0) and ``ci_method`` (the method used) to the
-    result; see :meth:`pdagree.Coefficient.confidence_interval`.
+    Other Parameters
+    ----------------
+    confidence_level : float, optional
+        Add ``se``, ``low``, ``high``, ``z`` and ``se_h0`` (see
+        :meth:`pdagree.Coefficient.z_test`), ``p_value`` (one-sided, H1: coefficient > 0) and
+        ``ci_method`` (the method used) to the result; see
+        :meth:`pdagree.Coefficient.confidence_interval`.
+    method : {"auto", "analytic", "large-sample", "bootstrap"}
+        "auto" (the default): Gwet's analytic variance where the literature gives one,
+        else the item bootstrap. On a contingency table the analytic variance is Gwet's
+        two-rater table formula, as R irrCAC's ``*.table`` functions, ``(n - 1) / n`` times
+        the raw-ratings one.
+    n_resamples, rng
+        Bootstrap replicates and the seed or :class:`numpy.random.Generator`.
+    N : float
+        Population size of items, for the finite-population correction.
+    interval : {"percentile", "basic", "BCa"}
+        The bootstrap interval.
 """
 
 
@@ -87,7 +98,8 @@ def coefficient(
                 result[key] = column
         else:
             # ``p_value`` stays the method; the number is shown by ``to_frame()``.
-            result.__dict__.update({k: float(summary[k][0]) for k in ("se", "low", "high")})
+            members = ("se", "low", "high", "z", "se_h0")
+            result.__dict__.update({k: float(summary[k][0]) for k in members})
             result.__dict__["ci_method"] = str(summary["ci_method"][0])
             result.__dict__["_p_value"] = float(summary["p_value"][0])
     if isinstance(result, Coefficient):

@@ -6,8 +6,11 @@ Three methods:
   Cohen, Fleiss, Conger, AC1/AC2), with the interval ``value ± t(n - 1) · SE`` over the ``n``
   rated items, upper bound capped at 1, as R's irrCAC prints it, and the optional
   finite-population correction ``N=``.
-- ``"large-sample"``: two-rater Cohen's kappa only; the asymptotic standard error of Fleiss,
+- ``"large-sample"``: two-rater Cohen's kappa; the asymptotic standard error of Fleiss,
   Cohen & Everitt (1969) with a normal interval, as SAS PROC FREQ and statsmodels print it.
+  Its test of H0: kappa = 0 uses the standard error under H0 (SAS's "ASE under H0", R irr's
+  ``kappa2``); for Fleiss' kappa and Scott's pi only that test exists, with the variance under
+  H0 of Fleiss, Nee & Landis (1979) (R irr's ``kappam.fleiss``).
 - ``"bootstrap"``: resampling items (within each ``by=`` group), every coefficient. All
   replicates are computed in one batched call: each replicate is a group of its own, so the
   same kernels run once over ``n_resamples × n_groups`` groups (in chunks that bound memory).
@@ -33,7 +36,7 @@ from .definitions import (
 )
 from .resampling import bootstrap_values, scipy_bootstrap
 
-__all__ = ["INTERVAL_METHODS", "ConfidenceInterval", "summarise"]
+__all__ = ["INTERVAL_METHODS", "ConfidenceInterval", "ZTest", "summarise"]
 
 Method = Literal["auto", "analytic", "large-sample", "bootstrap"]
 INTERVAL_METHODS = ("auto", "analytic", "large-sample", "bootstrap")
@@ -45,6 +48,16 @@ class ConfidenceInterval(NamedTuple):
 
     low: float
     high: float
+
+
+class ZTest(NamedTuple):
+    """The test of H0: coefficient = 0: the statistic ``z``, the standard error under H0
+    ``se_h0`` it divides by (``nan`` where the test divides by the standard error itself) and
+    the ``p_value``."""
+
+    z: float
+    se_h0: float
+    p_value: float
 
 
 # ---------------------------------------------------------------------------- validation
@@ -60,7 +73,10 @@ def check_confidence_level(confidence_level: float) -> float:
     return level
 
 
-def check_method(method: str, name: str) -> Method:
+def check_method(method: str, name: str, test_only: bool = False) -> Method:
+    """``method`` for coefficient ``name``; ``test_only``: for a test (``z_test()``,
+    ``p_value()``), where method='large-sample' also covers the coefficients that have a
+    standard error under H0 only (Fleiss' kappa, Scott's pi)."""
     if method not in INTERVAL_METHODS:
         raise ValueError(
             "`method` must be one of 'auto', 'analytic', 'large-sample', 'bootstrap'; got "
@@ -73,9 +89,17 @@ def check_method(method: str, name: str) -> Method:
             f"no analytic variance is available for `{base}`; use method='bootstrap'."
         )
     if method == "large-sample" and definition.large_sample is None:
+        if test_only and definition.null_se is not None:
+            return "large-sample"
+        extra = ""
+        if definition.null_se is not None:
+            extra = (
+                " For `z_test()` and `p_value()`, method='large-sample' gives it the standard "
+                "error under H0 of Fleiss, Nee & Landis (1979), as R irr's kappam.fleiss."
+            )
         raise ValueError(
             f"method='large-sample' is the asymptotic variance of two-rater Cohen's kappa; "
-            f"`{base}` needs method='analytic' or 'bootstrap'."
+            f"`{base}` needs method='analytic' or 'bootstrap'.{extra}"
         )
     return method  # type: ignore[return-value]
 
@@ -185,17 +209,25 @@ def summarise(
     population: float,
     alternative: str = "greater",
     interval: str = "percentile",
+    test_only: bool = False,
 ) -> dict[str, FloatArray]:
-    """Per-group ``se``, ``low``, ``high``, ``p_value`` and ``ci_method`` (the method used)
-    for one coefficient; a pdagree warning where the value is defined but its standard error
-    is not."""
+    """Per-group ``se``, ``low``, ``high``, ``z``, ``se_h0``, ``p_value`` and ``ci_method``
+    (the method used) for one coefficient; a pdagree warning where the value is defined but
+    its standard error is not.
+
+    ``z`` is ``value / se_h0`` for method='large-sample' (``se_h0``: the standard error under
+    H0) and ``value / se`` otherwise (``se_h0`` is nan). ``test_only``: for ``z_test()`` and
+    ``p_value()``, where method='large-sample' on Fleiss' kappa or Scott's pi gives the test
+    alone (``se``, ``low`` and ``high`` nan).
+    """
     from scipy import stats  # imported on first use: it is slow to import
 
     level = check_confidence_level(confidence_level)
-    check_method(method, method_name)
+    check_method(method, method_name, test_only)
     population = check_population(population)
     definition = get(method_name)
     chosen = resolve_method(method, definition, data, kwargs)
+    se_h0: FloatArray | None = None
     if chosen == "analytic":
         value, se, n = analytic(data, definition, kwargs, population)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -203,22 +235,13 @@ def summarise(
             t = stats.t.ppf(1.0 - (1.0 - level) / 2.0, df)
             low = value - t * se
             high = np.minimum(1.0, value + t * se)
-            p = _p_value(value / se, df, alternative)
+            z = value / se
+            p = _p_value(z, df, alternative)
     elif chosen == "large-sample":
-        if np.isfinite(population):
-            raise ValueError(
-                "`N` (finite-population correction) applies to method='analytic' only; the "
-                "large-sample variance of Fleiss, Cohen & Everitt (1969) has none."
-            )
-        if definition.large_sample is None:  # pragma: no cover - check_method refuses it
-            raise ValueError(f"no large-sample variance for `{method_name}`")
-        value, se, se0, n = per_category_set(
-            data, kwargs, definition.large_sample, scatter_arrays, definition
-        )
-        z = stats.norm.ppf(1.0 - (1.0 - level) / 2.0)
-        low, high = value - z * se, value + z * se
+        value, se, low, high, se_h0 = _large_sample(data, definition, kwargs, level, population)
         with np.errstate(invalid="ignore", divide="ignore"):
-            p = _p_value(value / se0, None, alternative)
+            z = value / se_h0
+            p = _p_value(z, None, alternative)
     else:
         resamples = check_resamples(n_resamples)
         kind = check_interval(interval)
@@ -244,9 +267,53 @@ def summarise(
             se, low, high = _replicate_summary(reps, value, level, kind)
         p = bootstrap_p_value(reps, alternative)
         p = np.where(np.isnan(se), np.nan, p)
-    _warn_undefined_se(data, method_name, chosen, value, se, n_resamples)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = value / se
+    test_alone = chosen == "large-sample" and definition.large_sample is None
+    checked = se_h0 if test_alone and se_h0 is not None else se
+    _warn_undefined_se(data, method_name, chosen, value, checked, n_resamples)
     method_used = np.full(se.shape, chosen, dtype=object)
-    return {"se": se, "low": low, "high": high, "p_value": p, "ci_method": method_used}
+    return {
+        "se": se,
+        "low": low,
+        "high": high,
+        "z": z,
+        "se_h0": np.full(se.shape, np.nan) if se_h0 is None else se_h0,
+        "p_value": p,
+        "ci_method": method_used,
+    }
+
+
+def _large_sample(
+    data: RatingData,
+    definition: Definition,
+    kwargs: dict[str, Any],
+    level: float,
+    population: float,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Value, ASE, normal interval and ASE under H0 per group (Fleiss, Cohen & Everitt 1969);
+    for a coefficient with a standard error under H0 only (Fleiss, Nee & Landis 1979) the
+    ASE and the interval are nan."""
+    from scipy import stats
+
+    if np.isfinite(population):
+        raise ValueError(
+            "`N` (finite-population correction) applies to method='analytic' only; the "
+            "large-sample variances of Fleiss, Cohen & Everitt (1969) and Fleiss, Nee & Landis "
+            "(1979) have none."
+        )
+    if definition.large_sample is not None:
+        value, se, se0, _ = per_category_set(
+            data, kwargs, definition.large_sample, scatter_arrays, definition
+        )
+        z = stats.norm.ppf(1.0 - (1.0 - level) / 2.0)
+        return value, se, value - z * se, value + z * se, se0
+    if definition.null_se is None:  # pragma: no cover - check_method refuses it
+        raise ValueError(f"no large-sample variance for `{definition.name}`")
+    value = compute(definition, data, kwargs).value
+    se0, _ = per_category_set(data, kwargs, definition.null_se, scatter_arrays, definition)
+    nan = np.full(value.shape, np.nan)
+    return value, nan, nan, nan.copy(), se0
 
 
 def bootstrap_p_value(reps: FloatArray, alternative: str) -> FloatArray:

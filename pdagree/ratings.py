@@ -12,12 +12,15 @@ from typing import Any, Literal, TypeVar, Unpack
 
 import pandas as pd
 
+from . import irt as _irt
 from ._encode import Encoded, Layout, encode
 from .definitions import RatingData
 from .definitions import alpha as _alpha
 from .definitions import bias as _bias
 from .definitions import breakdowns as _breakdowns
+from .definitions import gold as _gold
 from .definitions import kappa as _kappa
+from .definitions import multilabel as _multilabel
 from .definitions import spa as _spa
 from .definitions.data import Weights
 from .definitions.spa import SpaWeights
@@ -87,8 +90,10 @@ class Ratings:
         categories: Sequence[Hashable] | None = None,
         by: Hashable | Sequence[Hashable] | None = None,
         layout: Layout | None = None,
+        rank: Hashable | None = None,
     ) -> Ratings:
-        """Encode ``df`` (wide, long or counts layout); see :func:`pdagree.accessor`."""
+        """Encode ``df`` (wide, long, counts or contingency layout); see
+        :class:`pdagree.accessor.AgreeAccessor`."""
         return cls(
             encode(
                 df,
@@ -99,6 +104,7 @@ class Ratings:
                 categories=categories,
                 by=by,
                 layout=layout,
+                rank=rank,
             )
         )
 
@@ -106,6 +112,7 @@ class Ratings:
 
     @property
     def layout(self) -> Layout:
+        """The layout the frame was read in: ``"wide"``, ``"long"`` or ``"counts"``."""
         return self._enc.layout
 
     @property
@@ -120,14 +127,17 @@ class Ratings:
 
     @property
     def n_items(self) -> int:
+        """The number of items (rows of a wide frame, distinct items of a long one)."""
         return self._enc.n_items
 
     @property
     def n_raters(self) -> int:
+        """The number of raters (0 for a counts table)."""
         return self._enc.n_raters
 
     @property
     def n_categories(self) -> int:
+        """The number of categories."""
         return self._enc.n_categories
 
     @property
@@ -212,6 +222,41 @@ class Ratings:
     ) -> pd.DataFrame:
         return _spa.spa_items(self._data, weights, p)
 
+    @_doc(_multilabel.multilabel)
+    def multilabel(
+        self, p: float = _multilabel.DEFAULT_P, **options: Unpack[InferenceOptions]
+    ) -> Result:
+        return coefficient(self._data, "multilabel", {"p": p}, dict(options))
+
+    @_doc(_multilabel.multilabel_sweep, inference=False)
+    def multilabel_sweep(self, ps: Sequence[float] | None = None) -> pd.DataFrame:
+        return _multilabel.multilabel_sweep(self._data, ps)
+
+    @_doc(_multilabel.multilabel_items, inference=False)
+    def multilabel_items(
+        self, ps: Sequence[float] | None = None, *, high: float = 0.6, tolerance: float = 0.1
+    ) -> _multilabel.MultilabelItems:
+        return _multilabel.multilabel_items(self._data, ps, high=high, tolerance=tolerance)
+
+    @_doc(_multilabel.multilabel_labels, inference=False)
+    def multilabel_labels(
+        self, p: float = _multilabel.DEFAULT_P, labels: Sequence[Any] | None = None
+    ) -> pd.DataFrame:
+        return _multilabel.multilabel_labels(self._data, p, labels)
+
+    # ------------------------------------------------------------------ models
+
+    @_doc(_irt.fit, inference=False)
+    def irt(
+        self, *, constrained: bool = True, quadrature: int = 21, max_iterations: int = 1000
+    ) -> _irt.GradedResponseFit:
+        return _irt.fit(
+            self._data,
+            constrained=constrained,
+            quadrature=quadrature,
+            max_iterations=max_iterations,
+        )
+
     # ------------------------------------------------------------------ breakdowns
 
     @_doc(_breakdowns.counts, inference=False)
@@ -239,6 +284,12 @@ class Ratings:
     @_doc(_breakdowns.items, inference=False)
     def items(self) -> pd.DataFrame:
         return _breakdowns.items(self._data)
+
+    @_doc(_gold.against, inference=False)
+    def against(
+        self, gold: Any, *, beta: float | None = None, average: _gold.Average = None
+    ) -> pd.DataFrame:
+        return _gold.against(self._data, gold, beta=beta, average=average)
 
     @_doc(_report, inference=False)
     def report(

@@ -65,6 +65,7 @@ def _replica(enc: Encoded, pick: IntArray, group: IntArray, n_groups: int) -> En
         groups=pd.RangeIndex(n_groups),
         by=enc.by,
         ordered=enc.ordered,
+        secondary=None if enc.secondary is None else enc.secondary[ann],
     )
 
 

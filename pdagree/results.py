@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
-__all__ = ["Coefficient"]
+__all__ = ["Coefficient", "register_plot"]
+
+#: The charts that :meth:`Coefficient.plot` delegates to, by coefficient name (before any
+#: ``[...]``; ``""`` for every other coefficient). :mod:`pdagree.plotting`, which sits above
+#: this module, registers them when pdagree is imported.
+_PLOTS: dict[str, Callable[..., Any]] = {}
 
 _CORE = ("name", "value", "observed", "expected", "n_items", "n_raters", "n_categories")
 
@@ -27,8 +32,8 @@ def _rebuild(cls: type[Coefficient], value: float, state: dict[str, Any]) -> Coe
 class Coefficient(float):
     """An agreement coefficient: a float carrying its components.
 
-    Members
-    -------
+    Attributes
+    ----------
     value : float
         The coefficient at full precision (the same as ``float(r)``).
     name : str
@@ -92,13 +97,22 @@ class Coefficient(float):
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (type(self), float(self), dict(self.__dict__)))
 
-    # Attributes the type checker should know about (set in ``__new__``).
+    # Attributes the type checker should know about (set in ``__new__``); the ``#:`` comments
+    # are their documentation in the API reference.
+    #: What was computed, e.g. ``"fleiss"`` or ``"alpha[interval]"``.
     name: str
+    #: ``A_o``, the observed agreement (weighted where weights apply).
     observed: float
+    #: ``A_e``, the agreement expected by chance; the coefficient is
+    #: ``(observed - expected) / (1 - expected)``.
     expected: float
+    #: Items that count (two or more ratings).
     n_items: int
+    #: Raters with at least one rating (for a counts table: the most ratings any item has).
     n_raters: int
+    #: Declared categories.
     n_categories: int
+    #: The categories, in order.
     categories: tuple[Hashable, ...]
 
     @property
@@ -117,6 +131,7 @@ class Coefficient(float):
         population: float,
         alternative: str = "greater",
         interval: str = "percentile",
+        test_only: bool = False,
     ) -> dict[str, float]:
         source = self.__dict__.get("_source")
         if source is None:
@@ -138,6 +153,7 @@ class Coefficient(float):
             population=population,
             alternative=alternative,
             interval=interval,
+            test_only=test_only,
         )
         return {k: float(v[0]) for k, v in summary.items() if k != "ci_method"}
 
@@ -218,18 +234,74 @@ class Coefficient(float):
         n_resamples: int = 2000,
         rng: Any = None,
     ) -> float:
-        """p-value for H0: coefficient = 0.
+        """p-value for H0: coefficient = 0; the ``p_value`` of :meth:`z_test`.
 
         ``alternative="greater"`` (the default, H1: coefficient > 0, one-sided, as R's irrCAC
         reports it since version 1.3), ``"two-sided"`` or ``"less"``. ``"analytic"`` uses
-        ``value / SE`` against t(n - 1); ``"large-sample"`` (two-rater Cohen) uses the standard
-        error under H0 against the normal distribution, as SAS PROC FREQ does;
-        ``"bootstrap"`` inverts the percentile interval of ``n_resamples`` item-bootstrap
-        replicates: ``(1 + #{replicates <= 0}) / (B + 1)`` for ``"greater"`` (``>= 0`` for
-        ``"less"``, twice the smaller for ``"two-sided"``). ``"auto"`` (the default) is
-        ``"analytic"`` where the literature gives a variance, else ``"bootstrap"``.
+        ``value / SE`` against t(n - 1); ``"large-sample"`` (Cohen's kappa, Fleiss' kappa,
+        Scott's pi) uses the standard error under H0 against the normal distribution, as SAS
+        PROC FREQ and R irr do; ``"bootstrap"`` inverts the percentile interval of
+        ``n_resamples`` item-bootstrap replicates: ``(1 + #{replicates <= 0}) / (B + 1)`` for
+        ``"greater"`` (``>= 0`` for ``"less"``, twice the smaller for ``"two-sided"``).
+        ``"auto"`` (the default) is ``"analytic"`` where the literature gives a variance, else
+        ``"bootstrap"``.
         """
-        return self._summary(0.95, method, n_resamples, rng, N, alternative)["p_value"]
+        out = self._summary(0.95, method, n_resamples, rng, N, alternative, test_only=True)
+        return out["p_value"]
+
+    def z_test(
+        self,
+        method: str = "auto",
+        *,
+        alternative: str = "greater",
+        N: float = math.inf,
+        n_resamples: int = 2000,
+        rng: Any = None,
+    ) -> Any:
+        """The test of H0: coefficient = 0, as R irr and SAS PROC FREQ print it.
+
+        Returns a named tuple ``ZTest(z, se_h0, p_value)``; ``p_value`` is
+        :meth:`p_value`'s with the same arguments.
+
+        Parameters
+        ----------
+        method : {"auto", "analytic", "large-sample", "bootstrap"}
+            ``"large-sample"``: ``z = value / se_h0`` with ``se_h0`` the standard error under
+            H0 and a normal p-value. For two-rater Cohen's kappa (weighted too) ``se_h0`` is
+            the ASE under H0 of Fleiss, Cohen & Everitt (1969), SAS's "ASE under H0" and the
+            denominator of R irr's ``kappa2`` z; for Fleiss' kappa (and Scott's pi) it is the
+            variance under H0 of Fleiss, Nee & Landis (1979), R irr's ``kappam.fleiss`` z,
+            which needs unweighted kappa and the same number of ratings on every item.
+            ``"analytic"``: ``z = value / SE`` with Gwet's standard error (the table formula on
+            a contingency table), referred to t(n - 1) as R irrCAC does; ``se_h0`` is nan,
+            the SE not being restricted to H0. ``"bootstrap"``: ``z = value / SE`` with the
+            standard deviation of the replicates, ``se_h0`` nan, and the p-value of
+            :meth:`p_value` (the inverted percentile interval, not a function of ``z``).
+            ``"auto"`` (the default, as for :meth:`p_value`): ``"analytic"`` where the
+            literature gives a variance, else ``"bootstrap"``.
+        alternative : {"greater", "two-sided", "less"}
+            H1; R irr and SAS's two-sided p is ``alternative="two-sided"``.
+        N, n_resamples, rng
+            As for :meth:`confidence_interval`.
+
+        Raises
+        ------
+        ValueError
+            A method that does not apply, e.g. ``"large-sample"`` on Gwet's AC1, or on a
+            weighted Fleiss' kappa or an incomplete design.
+
+        Examples
+        --------
+        >>> import pdagree
+        >>> kappa = pdagree.datasets.load("fleiss1971").agree.fleiss()
+        >>> test = kappa.z_test("large-sample", alternative="two-sided")  # kappam.fleiss
+        >>> round(test.z, 2), round(test.se_h0, 4), test.p_value < 1e-60
+        (17.65, 0.0244, True)
+        """
+        from .inference import ZTest
+
+        out = self._summary(0.95, method, n_resamples, rng, N, alternative, test_only=True)
+        return ZTest(out["z"], out["se_h0"], out["p_value"])
 
     def interpret(self, scale: str = "landis-koch") -> str:
         """The descriptive band of the value on a published scale.
@@ -255,6 +327,32 @@ class Coefficient(float):
         from .interpretation import interpret
 
         return interpret(float(self), scale)
+
+    def plot(self, ax: Any = None, **options: Any) -> Any:
+        """Draw the result with :mod:`pdagree.plotting` (matplotlib: the ``plot`` extra).
+
+        The bias draws its decomposition (:func:`pdagree.plotting.bias`, ``by="category"``
+        or ``"rater"``), SPA its weighting's item-weight curve among the others
+        (:func:`pdagree.plotting.spa_weights`), every other coefficient its value with its
+        interval when it was computed with ``confidence_level=``
+        (:func:`pdagree.plotting.coefficients`). Results of ``by=`` are DataFrames: pass
+        them to :func:`pdagree.plotting.coefficients`.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Where to draw; a new figure's Axes by default.
+        **options
+            Passed to the chart.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
+        chart = _PLOTS.get(self.name.split("[", 1)[0], _PLOTS.get(""))
+        if chart is None:  # pragma: no cover - pdagree.plotting registers on import
+            raise RuntimeError("no chart is registered; `import pdagree.plotting` first.")
+        return chart(self, ax=ax, **options)
 
     def _scalar_members(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "value": float(self)}
@@ -299,6 +397,12 @@ class Coefficient(float):
 
     def _repr_html_(self) -> str:
         return f"<code>{html.escape(repr(self))}</code>"
+
+
+def register_plot(name: str, chart: Callable[..., Any]) -> None:
+    """Make ``chart(result, ax=None, **options)`` draw the results called ``name`` (before
+    any ``[...]``; ``""`` for every other coefficient) for :meth:`Coefficient.plot`."""
+    _PLOTS[name] = chart
 
 
 def result_frame(

@@ -184,9 +184,16 @@ def _user_matrix(weights: Any, categories: pd.Index) -> FloatArray:
         rule="`weights` must be a scheme name, a (K, K) array or a DataFrame",
     )
     if not np.allclose(matrix, matrix.T, rtol=0.0, atol=1e-12):
+        k, l_ = np.unravel_index(int(np.argmax(np.abs(matrix - matrix.T))), matrix.shape)
+        labels = categories.tolist()
+        a, b = labels[int(k)], labels[int(l_)]
         raise ValueError(
-            "`weights` must be symmetric (w[k, l] == w[l, k]); got an asymmetric matrix. "
-            "Use (W + W.T) / 2 if the asymmetry is unintended."
+            "`weights` must be symmetric (w[k, l] == w[l, k]); got w["
+            f"{a!r}, {b!r}] = {float(matrix[k, l_])!r} and w[{b!r}, {a!r}] = "
+            f"{float(matrix[l_, k])!r}. The coefficients for more than two raters (Fleiss, "
+            "Conger, Gwet, alpha) only see the symmetric part (W + W.T) / 2 of a matrix, so "
+            "pdagree refuses an asymmetric one rather than change it silently (R irrCAC "
+            "accepts it). Pass (W + W.T) / 2 if the asymmetry is unintended."
         )
     diag = np.diag(matrix)
     if not np.allclose(diag, 1.0, rtol=0.0, atol=1e-12):

@@ -10,12 +10,15 @@ Sections
 1. R package irrCAC (K. L. Gwet): raw ratings (``cac.raw4raters``), distribution of
    raters (``distrib.6raters``) and a contingency table (``cont3x3abstractors``), with
    every printed coefficient, standard error, 95% CI and p-value; weighted (quadratic)
-   versions; benchmark membership probabilities; the benchmark scales.
+   versions; ``cont4x4diagnosis`` and every weighting of both tables from the Python port;
+   benchmark membership probabilities; the benchmark scales.
 2. Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability": the 4 observers x
    12 units example with missing values (nominal/ordinal/interval/ratio) and the two
    2-observer examples.
 3. SAS/STAT PROC FREQ, AGREE option: the "Agreement Study" (skin condition) example, and
-   a SAS printout kept in statsmodels' test suite (simple and weighted kappa).
+   a SAS printout kept in statsmodels' test suite (simple and weighted kappa, with the ASE
+   under H0 and Z). 3b. R package irr: kappa2's z on the anxiety data with weight vectors,
+   kappam.fleiss's z on the diagnoses.
 4. Fleiss (1971): the 30 patients x 5 diagnoses count table, kappa and category kappas.
 5. Interpretation bands: Landis & Koch (1977), Altman (1991), Fleiss (1981),
    Krippendorff (2004).
@@ -390,6 +393,337 @@ IRRCAC_CONT3X3ABSTRACTORS_QUADRATIC_EXPECTED = {
     },
 }
 
+# -- 1c'. cont4x4diagnosis: 2 diagnosis methods, 4 x 4 contingency table (n = 223) -------
+# Data: irrCAC inst/extdata/cont4x4diagnosis.csv at commit 7fb7509 (= data/cont4x4diagnosis.
+# RData; man page: Gwet (2014), Handbook of Inter-Rater Reliability, 4th ed.). Rows = method 1
+# (clinical diagnosis), columns = method 2 (research diagnosis), both in the order below.
+# irrCAC's README and vignettes print no output for this table (the overview vignette only
+# names it); see IRRCAC_PY_0_4_4_TABLES below.
+IRRCAC_CONT4X4DIAGNOSIS_CATEGORIES = ["Schizophrenia", "Bipolar Disorder", "Depression", "Other"]
+IRRCAC_CONT4X4DIAGNOSIS = [
+    [40, 6, 4, 15],
+    [4, 25, 1, 5],
+    [4, 2, 21, 9],
+    [17, 13, 12, 45],
+]
+
+# Every weighting on both tables, NOT an R printout: the Python port of R irrCAC,
+# github.com/afergadis/irrCAC (PyPI irrCAC 0.4.4, commit 2b71b15, 2024-11-13), unit tests
+# test/unit/irrCAC/table/test_<coefficient>.py, function named in the comment above each
+# entry, CAC(table, weights=<name>).<coefficient>() rounded to 3 decimals (a few CI bounds
+# printed to 2, e.g. 0.68 for 0.680). Its functions port kappa2.table, scott2.table,
+# gwet.ac1.table, bp2.table, krippen2.table and pa2.table; where irrCAC prints a value
+# (IRRCAC_CONT3X3ABSTRACTORS_EXPECTED, _QUADRATIC_EXPECTED) the port rounds to it. Weights
+# are Gwet's schemes on the category positions 1..q (the labels are text). The port stores
+# cont4x4diagnosis transposed (rows = method 2); every coefficient here is the same on the
+# transposed table (symmetric weights), which a test checks. Its "custom weights" tests use
+# asymmetric matrices, which pdagree refuses, and are not recorded.
+IRRCAC_PY_0_4_4_TABLES = {
+    # test_brennan_prediger.py::test_bp_cont3x3abstractors_bipolar_weights
+    ("cont3x3abstractors", "brennan_prediger", "bipolar"): {"value": 0.901, "ci": (0.845, 0.957)},
+    # test_brennan_prediger.py::test_bp_cont3x3abstractors_circular_weights
+    ("cont3x3abstractors", "brennan_prediger", "circular"): {"value": 0.835, "ci": (0.742, 0.928)},
+    # test_brennan_prediger.py::test_bp_cont3x3abstractors
+    ("cont3x3abstractors", "brennan_prediger", "identity"): {"value": 0.835, "ci": (0.742, 0.928)},
+    # test_brennan_prediger.py::test_bp_cont3x3abstractors_linear_weights
+    ("cont3x3abstractors", "brennan_prediger", "linear"): {"value": 0.876, "ci": (0.806, 0.946)},
+    # test_brennan_prediger.py::test_bp_cont3x3abstractors_ordinal_weights
+    ("cont3x3abstractors", "brennan_prediger", "ordinal"): {"value": 0.901, "ci": (0.845, 0.957)},
+    # test_brennan_prediger.py::test_bp_cont3x3abstractors_quadratic_weights
+    ("cont3x3abstractors", "brennan_prediger", "quadratic"): {
+        "value": 0.918,
+        "ci": (0.871, 0.964),
+    },
+    # test_brennan_prediger.py::test_bp_cont3x3abstractors_radical_weights
+    ("cont3x3abstractors", "brennan_prediger", "radical"): {"value": 0.855, "ci": (0.773, 0.937)},
+    # test_brennan_prediger.py::test_bp_cont3x3abstractors_ratio_weights
+    ("cont3x3abstractors", "brennan_prediger", "ratio"): {"value": 0.951, "ci": (0.923, 0.978)},
+    # test_cohen.py::test_cohen_cont3x3abstractors_bipolar_weights
+    ("cont3x3abstractors", "cohen", "bipolar"): {"value": 0.872, "ci": (0.791, 0.953)},
+    # test_cohen.py::test_cohen_cont3x3abstractors_circular_weights
+    ("cont3x3abstractors", "cohen", "circular"): {"value": 0.796, "ci": (0.68, 0.913)},
+    # test_cohen.py::test_cohen_cont3x3abstractors
+    ("cont3x3abstractors", "cohen", "identity"): {"value": 0.796, "ci": (0.68, 0.913)},
+    # test_cohen.py::test_cohen_cont3x3abstractors_linear_weights
+    ("cont3x3abstractors", "cohen", "linear"): {"value": 0.843, "ci": (0.748, 0.938)},
+    # test_cohen.py::test_cohen_cont3x3abstractors_ordinal_weights
+    ("cont3x3abstractors", "cohen", "ordinal"): {"value": 0.872, "ci": (0.791, 0.953)},
+    # test_cohen.py::test_cohen_cont3x3abstractors_quadratic_weights
+    ("cont3x3abstractors", "cohen", "quadratic"): {"value": 0.892, "ci": (0.822, 0.962)},
+    # test_cohen.py::test_cohen_cont3x3abstractors_radical_weights
+    ("cont3x3abstractors", "cohen", "radical"): {"value": 0.819, "ci": (0.712, 0.925)},
+    # test_cohen.py::test_cohen_cont3x3abstractors_ratio_weights
+    ("cont3x3abstractors", "cohen", "ratio"): {"value": 0.927, "ci": (0.876, 0.977)},
+    # test_gwet.py::test_gwet_cont3x3abstractors_bipolar_weights
+    ("cont3x3abstractors", "gwet", "bipolar"): {"value": 0.925, "ci": (0.881, 0.969)},
+    # test_gwet.py::test_gwet_cont3x3abstractors_circular_weights
+    ("cont3x3abstractors", "gwet", "circular"): {"value": 0.849, "ci": (0.764, 0.935)},
+    # test_gwet.py::test_gwet_cont3x3abstractors
+    ("cont3x3abstractors", "gwet", "identity"): {"value": 0.849, "ci": (0.764, 0.935)},
+    # test_gwet.py::test_gwet_cont3x3abstractors_linear_weights
+    ("cont3x3abstractors", "gwet", "linear"): {"value": 0.9, "ci": (0.842, 0.958)},
+    # test_gwet.py::test_gwet_cont3x3abstractors_ordinal_weights
+    ("cont3x3abstractors", "gwet", "ordinal"): {"value": 0.925, "ci": (0.881, 0.969)},
+    # test_gwet.py::test_gwet_cont3x3abstractors_quadratic_weights
+    ("cont3x3abstractors", "gwet", "quadratic"): {"value": 0.94, "ci": (0.905, 0.976)},
+    # test_gwet.py::test_gwet_cont3x3abstractors_radical_weights
+    ("cont3x3abstractors", "gwet", "radical"): {"value": 0.875, "ci": (0.804, 0.947)},
+    # test_gwet.py::test_gwet_cont3x3abstractors_ratio_weights
+    ("cont3x3abstractors", "gwet", "ratio"): {"value": 0.963, "ci": (0.942, 0.985)},
+    # test_krippendorff.py::test_krippendorff_cont3x3abstractors_bipolar_weights
+    ("cont3x3abstractors", "krippendorff", "bipolar"): {"value": 0.873, "ci": (0.792, 0.953)},
+    # test_krippendorff.py::test_krippendorff_cont3x3abstractors_circular_weights
+    ("cont3x3abstractors", "krippendorff", "circular"): {"value": 0.797, "ci": (0.68, 0.914)},
+    # test_krippendorff.py::test_krippendorff_cont3x3abstractors
+    ("cont3x3abstractors", "krippendorff", "identity"): {"value": 0.797, "ci": (0.68, 0.914)},
+    # test_krippendorff.py::test_krippendorff_cont3x3abstractors_linear_weights
+    ("cont3x3abstractors", "krippendorff", "linear"): {"value": 0.844, "ci": (0.748, 0.939)},
+    # test_krippendorff.py::test_krippendorff_cont3x3abstractors_ordinal_weights
+    ("cont3x3abstractors", "krippendorff", "ordinal"): {"value": 0.873, "ci": (0.792, 0.953)},
+    # test_krippendorff.py::test_krippendorff_cont3x3abstractors_quadratic_weights
+    ("cont3x3abstractors", "krippendorff", "quadratic"): {"value": 0.893, "ci": (0.822, 0.963)},
+    # test_krippendorff.py::test_krippendorff_cont3x3abstractors_radical_weights
+    ("cont3x3abstractors", "krippendorff", "radical"): {"value": 0.819, "ci": (0.713, 0.926)},
+    # test_krippendorff.py::test_krippendorff_cont3x3abstractors_ratio_weights
+    ("cont3x3abstractors", "krippendorff", "ratio"): {"value": 0.927, "ci": (0.877, 0.977)},
+    # test_pa.py::test_pa2_cont3x3abstractors_bipolar_weights
+    ("cont3x3abstractors", "percent_agreement", "bipolar"): {
+        "value": 0.963,
+        "se": 0.01,
+        "ci": (0.943, 0.984),
+    },
+    # test_pa.py::test_pa2_cont3x3abstractors_circular_weights
+    ("cont3x3abstractors", "percent_agreement", "circular"): {
+        "value": 0.89,
+        "se": 0.031,
+        "ci": (0.828, 0.952),
+    },
+    # test_pa.py::test_pa2_cont3x3abstractors
+    ("cont3x3abstractors", "percent_agreement", "identity"): {
+        "value": 0.89,
+        "se": 0.031,
+        "ci": (0.828, 0.952),
+    },
+    # test_pa.py::test_pa2_cont3x3abstractors_linear_weights
+    ("cont3x3abstractors", "percent_agreement", "linear"): {"value": 0.945, "ci": (0.914, 0.976)},
+    # test_pa.py::test_pa2_cont3x3abstractors_ordinal_weights
+    ("cont3x3abstractors", "percent_agreement", "ordinal"): {
+        "value": 0.963,
+        "se": 0.01,
+        "ci": (0.943, 0.984),
+    },
+    # test_pa.py::test_pa2_cont3x3abstractors_quadratic_weights
+    ("cont3x3abstractors", "percent_agreement", "quadratic"): {
+        "value": 0.972,
+        "se": 0.008,
+        "ci": (0.957, 0.988),
+    },
+    # test_pa.py::test_pa2_cont3x3abstractors_radical_weights
+    ("cont3x3abstractors", "percent_agreement", "radical"): {
+        "value": 0.922,
+        "se": 0.022,
+        "ci": (0.878, 0.966),
+    },
+    # test_pa.py::test_pa2_cont3x3abstractors_ratio_weights
+    ("cont3x3abstractors", "percent_agreement", "ratio"): {
+        "value": 0.982,
+        "se": 0.005,
+        "ci": (0.972, 0.992),
+    },
+    # test_scott.py::test_scott_cont3x3abstractors_bipolar_weights
+    ("cont3x3abstractors", "scott", "bipolar"): {
+        "value": 0.872,
+        "se": 0.041,
+        "ci": (0.791, 0.953),
+    },
+    # test_scott.py::test_scott_cont3x3abstractors_circular_weights
+    ("cont3x3abstractors", "scott", "circular"): {
+        "value": 0.796,
+        "se": 0.059,
+        "ci": (0.679, 0.913),
+    },
+    # test_scott.py::test_scott_cont3x3abstractors
+    ("cont3x3abstractors", "scott", "identity"): {
+        "value": 0.796,
+        "se": 0.059,
+        "ci": (0.679, 0.913),
+    },
+    # test_scott.py::test_scott_cont3x3abstractors_linear_weights
+    ("cont3x3abstractors", "scott", "linear"): {"value": 0.843, "se": 0.048, "ci": (0.748, 0.938)},
+    # test_scott.py::test_scott_cont3x3abstractors_ordinal_weights
+    ("cont3x3abstractors", "scott", "ordinal"): {
+        "value": 0.872,
+        "se": 0.041,
+        "ci": (0.791, 0.953),
+    },
+    # test_scott.py::test_scott_cont3x3abstractors_quadratic_weights
+    ("cont3x3abstractors", "scott", "quadratic"): {
+        "value": 0.892,
+        "se": 0.035,
+        "ci": (0.822, 0.962),
+    },
+    # test_scott.py::test_scott_cont3x3abstractors_radical_weights
+    ("cont3x3abstractors", "scott", "radical"): {
+        "value": 0.819,
+        "se": 0.054,
+        "ci": (0.712, 0.925),
+    },
+    # test_scott.py::test_scott_cont3x3abstractors_ratio_weights
+    ("cont3x3abstractors", "scott", "ratio"): {"value": 0.927, "se": 0.025, "ci": (0.876, 0.977)},
+    # test_brennan_prediger.py::test_bp_cont4x4diagnosis_bipolar_weights
+    ("cont4x4diagnosis", "brennan_prediger", "bipolar"): {
+        "value": 0.264,
+        "se": 0.075,
+        "ci": (0.115, 0.412),
+    },
+    # test_brennan_prediger.py::test_bp_cont4x4diagnosis_circular_weights
+    ("cont4x4diagnosis", "brennan_prediger", "circular"): {
+        "value": 0.471,
+        "se": 0.047,
+        "ci": (0.379, 0.563),
+    },
+    # test_brennan_prediger.py::test_bp_cont4x4diagnosis
+    ("cont4x4diagnosis", "brennan_prediger", "identity"): {
+        "value": 0.45,
+        "se": 0.044,
+        "ci": (0.363, 0.537),
+    },
+    # test_brennan_prediger.py::test_bp_cont4x4diagnosis_linear_weights
+    ("cont4x4diagnosis", "brennan_prediger", "linear"): {
+        "value": 0.347,
+        "se": 0.06,
+        "ci": (0.229, 0.465),
+    },
+    # test_brennan_prediger.py::test_bp_cont4x4diagnosis_ordinal_weights
+    ("cont4x4diagnosis", "brennan_prediger", "ordinal"): {
+        "value": 0.273,
+        "se": 0.076,
+        "ci": (0.123, 0.422),
+    },
+    # test_brennan_prediger.py::test_bp_cont4x4diagnosis_quadratic_weights
+    ("cont4x4diagnosis", "brennan_prediger", "quadratic"): {
+        "value": 0.236,
+        "se": 0.085,
+        "ci": (0.069, 0.403),
+    },
+    # test_brennan_prediger.py::test_bp_cont4x4diagnosis_radical_weights
+    ("cont4x4diagnosis", "brennan_prediger", "radical"): {
+        "value": 0.401,
+        "se": 0.05,
+        "ci": (0.303, 0.5),
+    },
+    # test_brennan_prediger.py::test_bp_cont4x4diagnosis_ratio_weights
+    ("cont4x4diagnosis", "brennan_prediger", "ratio"): {
+        "value": 0.31,
+        "se": 0.077,
+        "ci": (0.158, 0.462),
+    },
+    # test_cohen.py::test_cohen_cont4x4diagnosis_bipolar_weights
+    ("cont4x4diagnosis", "cohen", "bipolar"): {"value": 0.387, "se": 0.061, "ci": (0.267, 0.507)},
+    # test_cohen.py::test_cohen_cont4x4diagnosis_circular_weights
+    ("cont4x4diagnosis", "cohen", "circular"): {"value": 0.446, "se": 0.049, "ci": (0.35, 0.542)},
+    # test_cohen.py::test_cohen_cont4x4diagnosis
+    ("cont4x4diagnosis", "cohen", "identity"): {"value": 0.432, "se": 0.046, "ci": (0.341, 0.522)},
+    # test_cohen.py::test_cohen_cont4x4diagnosis_linear_weights
+    ("cont4x4diagnosis", "cohen", "linear"): {"value": 0.407, "se": 0.053, "ci": (0.302, 0.512)},
+    # test_cohen.py::test_cohen_cont4x4diagnosis_ordinal_weights
+    ("cont4x4diagnosis", "cohen", "ordinal"): {"value": 0.39, "se": 0.062, "ci": (0.269, 0.512)},
+    # test_cohen.py::test_cohen_cont4x4diagnosis_quadratic_weights
+    ("cont4x4diagnosis", "cohen", "quadratic"): {
+        "value": 0.383,
+        "se": 0.066,
+        "ci": (0.254, 0.513),
+    },
+    # test_cohen.py::test_cohen_cont4x4diagnosis_radical_weights
+    ("cont4x4diagnosis", "cohen", "radical"): {"value": 0.419, "se": 0.048, "ci": (0.324, 0.515)},
+    # test_cohen.py::test_cohen_cont4x4diagnosis_ratio_weights
+    ("cont4x4diagnosis", "cohen", "ratio"): {"value": 0.413, "se": 0.063, "ci": (0.288, 0.538)},
+    # test_gwet.py::test_gwet_cont4x4diagnosis_bipolar_weights
+    ("cont4x4diagnosis", "gwet", "bipolar"): {"value": 0.315, "se": 0.068, "ci": (0.181, 0.45)},
+    # test_gwet.py::test_gwet_cont4x4diagnosis_circular_weights
+    ("cont4x4diagnosis", "gwet", "circular"): {"value": 0.488, "se": 0.045, "ci": (0.399, 0.578)},
+    # test_gwet.py::test_gwet_cont4x4diagnosis
+    ("cont4x4diagnosis", "gwet", "identity"): {"value": 0.456, "se": 0.043, "ci": (0.371, 0.542)},
+    # test_gwet.py::test_gwet_cont4x4diagnosis_linear_weights
+    ("cont4x4diagnosis", "gwet", "linear"): {"value": 0.377, "se": 0.056, "ci": (0.267, 0.488)},
+    # test_gwet.py::test_gwet_cont4x4diagnosis_ordinal_weights
+    ("cont4x4diagnosis", "gwet", "ordinal"): {"value": 0.324, "se": 0.069, "ci": (0.189, 0.459)},
+    # test_gwet.py::test_gwet_cont4x4diagnosis_quadratic_weights
+    ("cont4x4diagnosis", "gwet", "quadratic"): {"value": 0.299, "se": 0.075, "ci": (0.15, 0.447)},
+    # test_gwet.py::test_gwet_cont4x4diagnosis_radical_weights
+    ("cont4x4diagnosis", "gwet", "radical"): {"value": 0.418, "se": 0.048, "ci": (0.323, 0.513)},
+    # test_gwet.py::test_gwet_cont4x4diagnosis_ratio_weights
+    ("cont4x4diagnosis", "gwet", "ratio"): {"value": 0.359, "se": 0.07, "ci": (0.221, 0.496)},
+    # test_pa.py::test_pa2_cont4x4diagnosis_bipolar_weights
+    ("cont4x4diagnosis", "percent_agreement", "bipolar"): {
+        "value": 0.769,
+        "se": 0.024,
+        "ci": (0.722, 0.816),
+    },
+    # test_pa.py::test_pa2_cont4x4diagnosis_circular_weights
+    ("cont4x4diagnosis", "percent_agreement", "circular"): {
+        "value": 0.735,
+        "se": 0.023,
+        "ci": (0.69, 0.781),
+    },
+    # test_pa.py::test_pa2_cont4x4diagnosis
+    ("cont4x4diagnosis", "percent_agreement", "identity"): {
+        "value": 0.587,
+        "se": 0.033,
+        "ci": (0.522, 0.652),
+    },
+    # test_pa.py::test_pa2_cont4x4diagnosis_linear_weights
+    ("cont4x4diagnosis", "percent_agreement", "linear"): {
+        "value": 0.728,
+        "se": 0.025,
+        "ci": (0.679, 0.777),
+    },
+    # test_pa.py::test_pa2_cont4x4diagnosis_ordinal_weights
+    ("cont4x4diagnosis", "percent_agreement", "ordinal"): {
+        "value": 0.773,
+        "se": 0.024,
+        "ci": (0.726, 0.82),
+    },
+    # test_pa.py::test_pa2_cont4x4diagnosis_quadratic_weights
+    ("cont4x4diagnosis", "percent_agreement", "quadratic"): {
+        "value": 0.788,
+        "se": 0.024,
+        "ci": (0.741, 0.834),
+    },
+    # test_pa.py::test_pa2_cont4x4diagnosis_radical_weights
+    ("cont4x4diagnosis", "percent_agreement", "radical"): {
+        "value": 0.673,
+        "se": 0.027,
+        "ci": (0.62, 0.727),
+    },
+    # test_pa.py::test_pa2_cont4x4diagnosis_ratio_weights
+    ("cont4x4diagnosis", "percent_agreement", "ratio"): {
+        "value": 0.786,
+        "se": 0.024,
+        "ci": (0.739, 0.833),
+    },
+    # test_scott.py::test_scott_cont4x4diagnosis_bipolar_weights
+    ("cont4x4diagnosis", "scott", "bipolar"): {"value": 0.386, "se": 0.061, "ci": (0.265, 0.506)},
+    # test_scott.py::test_scott_cont4x4diagnosis_circular_weights
+    ("cont4x4diagnosis", "scott", "circular"): {"value": 0.444, "se": 0.049, "ci": (0.347, 0.541)},
+    # test_scott.py::test_scott_cont4x4diagnosis
+    ("cont4x4diagnosis", "scott", "identity"): {"value": 0.43, "se": 0.046, "ci": (0.339, 0.521)},
+    # test_scott.py::test_scott_cont4x4diagnosis_linear_weights
+    ("cont4x4diagnosis", "scott", "linear"): {"value": 0.406, "se": 0.054, "ci": (0.3, 0.511)},
+    # test_scott.py::test_scott_cont4x4diagnosis_ordinal_weights
+    ("cont4x4diagnosis", "scott", "ordinal"): {"value": 0.389, "se": 0.062, "ci": (0.267, 0.511)},
+    # test_scott.py::test_scott_cont4x4diagnosis_quadratic_weights
+    ("cont4x4diagnosis", "scott", "quadratic"): {
+        "value": 0.382,
+        "se": 0.066,
+        "ci": (0.252, 0.512),
+    },
+    # test_scott.py::test_scott_cont4x4diagnosis_radical_weights
+    ("cont4x4diagnosis", "scott", "radical"): {"value": 0.418, "se": 0.049, "ci": (0.322, 0.514)},
+    # test_scott.py::test_scott_cont4x4diagnosis_ratio_weights
+    ("cont4x4diagnosis", "scott", "ratio"): {"value": 0.412, "se": 0.063, "ci": (0.287, 0.538)},
+}
+
 # -- 1d. Benchmarking (Gwet 2014, ch. 6): cumulative membership probabilities ---------
 # Source: irrCAC vignette "irrCAC-benchmarking", rendered inst/doc/benchmarking.html
 # (irrCAC 1.2, last changed in git commit 1b5c575): landis.koch.bf / altman.bf /
@@ -539,6 +873,90 @@ SAS_STATSMODELS_TABLE10_EXPECTED = {
         "p_two_sided": 0.0010,
     },
 }
+
+# SAS PROC FREQ's TEST KAPPA / TEST WTKAP output for this printout (the "ase_h0" and "z" of
+# SAS_STATSMODELS_TABLE10_EXPECTED): the asymptotic standard error under H0 (Fleiss, Cohen &
+# Everitt 1969) and Z = kappa / ASE under H0.
+
+# =====================================================================================
+# 3b. R package irr (M. Gamer et al.), version 0.84.1 (github.com/cran/irr, commit
+#     3229aa5): kappa2() and kappam.fleiss() print z, the kappa over its standard error
+#     under H0 (Fleiss, Cohen & Everitt 1969 for kappa2; Fleiss, Nee & Landis 1979 for
+#     kappam.fleiss), and a two-sided normal p-value.
+# =====================================================================================
+
+# irr's ``anxiety`` data (data/anxiety.rda, 20 subjects x 3 raters, scores 1..6), as read
+# from the .rda with the ``rdata`` package; the same array is in statsmodels 0.15.0,
+# statsmodels/stats/tests/test_inter_rater.py (``anxiety``).
+IRR_ANXIETY = {
+    "rater1": [3, 3, 3, 4, 5, 5, 2, 3, 5, 2, 2, 6, 1, 5, 2, 2, 1, 2, 4, 3],
+    "rater2": [3, 6, 4, 6, 2, 4, 2, 4, 3, 3, 2, 3, 3, 3, 2, 2, 1, 3, 3, 4],
+    "rater3": [2, 1, 4, 4, 3, 2, 1, 6, 1, 1, 1, 2, 3, 3, 1, 1, 3, 3, 2, 2],
+}
+
+# kappa2(anxiety[, pair], weight): R output kept with full precision (cat_items of the
+# irrlist) in statsmodels 0.15.0 test_inter_rater.py, test_cohens_kappa_irr (ck_w1..ck_w4,
+# the R call in the comment above each). irr's weights: a vector v over the distances
+# 0, 1, ... between the positions of the factor levels (the levels present in either
+# column, sorted), w = 1 - (v - min v) / (max v - min v); "equal" is v = 0..q-1, "squared"
+# v = (0..q-1)^2. Rater 2 and rater 3 use the levels 1, 2, 3, 4, 6 (5 positions); raters 1
+# and 2 use 1..6. p is two-sided.
+IRR_KAPPA2_ANXIETY = [
+    # > kappa2(anxiety[,1:2], c(0,0,0,1,1,1))
+    {
+        "raters": ("rater1", "rater2"),
+        "v": [0, 0, 0, 1, 1, 1],
+        "value": 0.1891892,
+        "z": 0.5079002,
+        "p": 0.6115233,
+    },
+    # > kappa2(anxiety[,1:2], c(0,0,1,1,2,2))
+    {
+        "raters": ("rater1", "rater2"),
+        "v": [0, 0, 1, 1, 2, 2],
+        "value": 0.2820513,
+        "z": 1.257410,
+        "p": 0.2086053,
+    },
+    # > kappa2(anxiety[,2:3])
+    {
+        "raters": ("rater2", "rater3"),
+        "v": None,
+        "value": -0.006289308,
+        "z": -0.0604067,
+        "p": 0.9518317,
+    },
+    # > kappa2(anxiety[,2:3], "equal")
+    {
+        "raters": ("rater2", "rater3"),
+        "v": [0, 1, 2, 3, 4],
+        "value": 0.1459075,
+        "z": 1.282472,
+        "p": 0.1996772,
+    },
+    # > kappa2(anxiety[,2:3], "squared")
+    {
+        "raters": ("rater2", "rater3"),
+        "v": [0, 1, 4, 9, 16],
+        "value": 0.2520325,
+        "z": 1.437451,
+        "p": 0.1505898,
+    },
+    # > kappa2(anxiety[,2:3], c(0,0,1,1,2))
+    {
+        "raters": ("rater2", "rater3"),
+        "v": [0, 0, 1, 1, 2],
+        "value": 0.2391304,
+        "z": 1.223734,
+        "p": 0.2210526,
+    },
+]
+
+# > kappam.fleiss(diagnoses): Fleiss' kappa of the 30 x 6 diagnoses (= Fleiss 1971, section
+# 4), z from the variance under H0 of Fleiss, Nee & Landis (1979). Full precision as kept in
+# statsmodels 0.15.0 test_inter_rater.py, test_fleiss_kappa_irr (R printed "z = 17.7",
+# "p-value = 0").
+IRR_KAPPAM_FLEISS_DIAGNOSES = {"value": 0.4302445, "z": 17.65183, "p": 0.0}
 
 # =====================================================================================
 # 4. Fleiss (1971), "Measuring nominal scale agreement among many raters",

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 
@@ -210,10 +211,22 @@ def test_what_needs_annotations_says_so(client: Any) -> None:
         lambda: ratings.fleiss().standard_error(),
         lambda: ratings.fleiss().confidence_interval(method="bootstrap"),
         lambda: ratings.report(0.95),
+        lambda: ratings.multilabel(),
+        lambda: ratings.irt(),
+        lambda: ratings.against("r0"),
     ):
         with pytest.raises(AnnotationsNeeded, match=r"ddf.compute\(\).agree"):
             call()
     assert "light" not in ratings.report().index
+    with pytest.raises(TypeError, match="`rank` .* is not read on a Dask frame"):
+        ddf.agree(item="item", rater="rater", label="label", rank="label")
+    cells = pd.DataFrame({"a": [("x", "y"), "x"], "b": ["x", "y"]})
+    with dask.config.set({"dataframe.convert-string": False}):  # keep the tuples
+        tuples = dd.from_pandas(cells, npartitions=1)
+    with pytest.raises(TypeError, match="a primary and a secondary label"):
+        tuples.agree()
+    with pytest.raises(TypeError, match="contingency table is already reduced"):
+        ddf.agree(layout="contingency")
 
 
 def test_import_pdagree_does_not_import_dask() -> None:

@@ -55,11 +55,13 @@ def test_names_sorted_and_complete() -> None:
         "artstein_poesio2005_four",
         "artstein_poesio2005_six",
         "crowd_sparse",
+        "emails_multilabel",
         "fleiss1971",
         "fort2011_balanced",
         "fort2011_observed",
         "fort2011_skewed",
         "fort2011_trains",
+        "qgstec_simulated",
     }
 
 
@@ -89,8 +91,9 @@ def test_every_load_is_a_new_frame(name: str) -> None:
 def test_unknown_name_error_message() -> None:
     message = (
         r"^`name` must be one of 'artstein_poesio2005', 'artstein_poesio2005_four', "
-        r"'artstein_poesio2005_six', 'crowd_sparse', 'fleiss1971', 'fort2011_balanced', "
-        r"'fort2011_observed', 'fort2011_skewed', 'fort2011_trains'; got 'fleiss'\.$"
+        r"'artstein_poesio2005_six', 'crowd_sparse', 'emails_multilabel', 'fleiss1971', "
+        r"'fort2011_balanced', 'fort2011_observed', 'fort2011_skewed', 'fort2011_trains', "
+        r"'qgstec_simulated'; got 'fleiss'\.$"
     )
     with pytest.raises(ValueError, match=message):
         datasets.load("fleiss")

@@ -264,10 +264,92 @@ def test_ordered_categorical_conflicting_categories() -> None:
 
 
 def test_mixed_ordered_and_plain_columns() -> None:
+    # Issue 9: one ordered Categorical column and plain text columns are unambiguous: the
+    # Categorical fixes the order (and declares its unused "mid"), the others follow it.
+    dtype = pd.CategoricalDtype(["lo", "mid", "hi"], ordered=True)
+    plain = pd.DataFrame(
+        {"a": ["lo", "hi", "hi"], "b": ["hi", "hi", "lo"], "c": ["lo", "hi", "hi"]}
+    )
+    mixed = plain.assign(a=plain["a"].astype(dtype))
+    ratings = mixed.agree()
+    assert list(ratings.categories) == ["lo", "mid", "hi"]
+    assert ratings.layout == "wide"
+    everywhere = plain.astype(dtype).agree()
+    for name in ("fleiss", "bennett", "conger", "gwet"):
+        assert float(getattr(ratings, name)()) == float(getattr(everywhere, name)())
+    assert float(ratings.fleiss(weights="linear")) == float(everywhere.fleiss(weights="linear"))
+    # An unordered Categorical among them follows the ordered one as well.
+    unordered = mixed.assign(b=plain["b"].astype("category"))
+    assert list(unordered.agree().categories) == ["lo", "mid", "hi"]
+
+
+def test_mixed_columns_label_outside_the_ordered_categorical() -> None:
     dtype = pd.CategoricalDtype(["lo", "hi"], ordered=True)
-    df = pd.DataFrame({"a": pd.Series(["lo"], dtype=dtype), "b": ["hi"]})
-    with pytest.raises(TypeError, match="same ordered CategoricalDtype"):
+    df = pd.DataFrame({"a": pd.Series(["lo", "hi"], dtype=dtype), "b": ["hi", "top"]})
+    message = (
+        "rating column 'b' holds the label 'top', which is not among the categories "
+        "['lo', 'hi'] of the ordered Categorical rating column 'a', whose order the other "
+        "rating columns follow. Add it to the Categorical's categories "
+        "(df['a'].cat.add_categories(...)) or fix the label."
+    )
+    with pytest.raises(ValueError, match=re.escape(message)):
         df.agree()
+
+
+def test_ordered_categoricals_with_different_orders() -> None:
+    up = pd.CategoricalDtype(["lo", "hi"], ordered=True)
+    down = pd.CategoricalDtype(["hi", "lo"], ordered=True)
+    df = pd.DataFrame(
+        {
+            "a": pd.Series(["lo", "hi"], dtype=up),
+            "b": ["lo", "lo"],
+            "c": pd.Series(["hi", "lo"], dtype=down),
+        }
+    )
+    message = (
+        "rating columns 'a' and 'c' are ordered Categoricals with different categories or "
+        "orders, ['lo', 'hi'] and ['hi', 'lo']; an ordered Categorical fixes the order, so they "
+        "must agree. Give both the same dtype, e.g. df['c'].astype(df['a'].dtype)."
+    )
+    with pytest.raises(TypeError, match=re.escape(message)):
+        df.agree()
+
+
+def test_long_categorical_with_categories_in_its_order() -> None:
+    # Issue 9: `categories=` beside an ordered Categorical label column is accepted when it
+    # lists the Categorical's categories (or some of them) in the Categorical's order.
+    dtype = pd.CategoricalDtype(["lo", "mid", "hi"], ordered=True)
+    long = pd.DataFrame(
+        {
+            "doc": [1, 1, 2, 2, 3, 3],
+            "coder": ["p", "q"] * 3,
+            "tag": pd.Series(["lo", "hi", "hi", "hi", "lo", "lo"], dtype=dtype),
+        }
+    )
+    full = long.agree(item="doc", rater="coder", label="tag", categories=["lo", "mid", "hi"])
+    assert list(full.categories) == ["lo", "mid", "hi"]
+    # Some of them, in its order: the categories declared, so "mid" is left out.
+    some = long.agree(item="doc", rater="coder", label="tag", categories=["lo", "hi"])
+    assert list(some.categories) == ["lo", "hi"]
+    assert float(some.bennett()) == float(
+        long.astype({"tag": str})
+        .agree(item="doc", rater="coder", label="tag", categories=["lo", "hi"])
+        .bennett()
+    )
+    message = (
+        "`categories` lists 'top', which is not among the categories ['lo', 'mid', 'hi'] of the "
+        "ordered Categorical labels; an ordered Categorical fixes the categories and their "
+        "order, and a category outside it has no place in that order. Drop it from "
+        "`categories`, or add it to the Categorical's categories (`.cat.add_categories(...)`, "
+        "`.cat.reorder_categories(...)`)."
+    )
+    with pytest.raises(ValueError, match=re.escape(message)):
+        long.agree(item="doc", rater="coder", label="tag", categories=["lo", "mid", "hi", "top"])
+    with pytest.raises(TypeError, match=r"ordered Categorical.*`categories` \['hi', 'lo'\]"):
+        long.agree(item="doc", rater="coder", label="tag", categories=["hi", "lo"])
+    # A label the subset leaves out is a rating outside `categories`.
+    with pytest.raises(ValueError, match=re.escape("missing from `categories`, e.g. ['hi']")):
+        long.agree(item="doc", rater="coder", label="tag", categories=["lo", "mid"])
 
 
 def test_counts_declared_categories_add_unused() -> None:
@@ -376,7 +458,8 @@ def test_raters_with_long_frame(long: pd.DataFrame) -> None:
 
 def test_unknown_layout(wide: pd.DataFrame) -> None:
     with pytest.raises(
-        ValueError, match=r"`layout` must be one of 'wide', 'long', 'counts'; got 'tall'"
+        ValueError,
+        match=r"`layout` must be one of 'wide', 'long', 'counts', 'contingency'; got 'tall'",
     ):
         wide.agree(layout="tall")  # type: ignore[arg-type]
 
@@ -450,7 +533,13 @@ def test_unorderable_labels() -> None:
 
 
 @pytest.mark.parametrize(
-    ("cell", "shown"), [(["x"], r"\['x'\] of type list"), ({"x": 1}, r"\{'x': 1\} of type dict")]
+    ("cell", "shown"),
+    [
+        # A list or tuple cell holds a primary and a secondary label (issue 10); a list among
+        # them is still no label.
+        ((["x"], "y"), r"\['x'\] of type list"),
+        ({"x": 1}, r"\{'x': 1\} of type dict"),
+    ],
 )
 def test_unhashable_labels_wide(cell: object, shown: str) -> None:
     df = pd.DataFrame({"a": [cell, "y"], "b": ["x", "y"]})

@@ -204,6 +204,7 @@ def test_category_set_split_equals_subset(seed: int, n_categories: int, weighted
         group=group,
         groups=pd.Index([f"g{g}" for g in range(n_groups)]),
         by=("g",),
+        secondary=np.where(rng.random(120) < 0.3, rng.integers(0, n_categories, 120), -1),
     )
     data = RatingData(enc)
     mask = np.zeros((n_groups, n_categories), dtype=bool)
@@ -220,7 +221,7 @@ def test_category_set_split_equals_subset(seed: int, n_categories: int, weighted
         want_sub, want_items = data.subset(want_groups, patterns[p])
         np.testing.assert_array_equal(items, want_items)
         a, b = sub.enc, want_sub.enc
-        for field in ("item", "rater", "code", "weight", "group"):
+        for field in ("item", "rater", "code", "weight", "group", "secondary"):
             np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
         for field in ("items", "raters", "categories", "groups"):
             assert getattr(a, field).equals(getattr(b, field))

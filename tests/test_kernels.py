@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -405,6 +406,31 @@ def test_linearised_variance(
         close(n[g], n_g[0])
 
 
+@pytest.mark.parametrize("population", [np.inf, 500.0])
+@pytest.mark.parametrize("kind", variance.TABLE_KINDS)
+def test_table_variance(weights: FloatArray, kind: str, population: float) -> None:
+    # Two raters' contingency tables, one per group, with an empty row and column in one.
+    rng = np.random.default_rng(3)
+    tables = rng.integers(0, 9, size=(3, N_CATEGORIES, N_CATEGORIES)).astype(np.float64)
+    tables[1, 2, :] = 0.0
+    tables[1, :, 2] = 0.0
+    var, n = variance.table_variance(tables, weights, kind, population)
+    assert var.shape == n.shape == (3,)
+    for g in range(3):
+        var_g, n_g = variance.table_variance(tables[g : g + 1], weights, kind, population)
+        close(var[g], var_g[0])
+        close(n[g], n_g[0])
+
+
+def test_fleiss_null_variance(data: Data) -> None:
+    parts = variance.fleiss_null_variance(data.nik, data.group, data.n_groups)
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        parts_g = variance.fleiss_null_variance(alone.nik, alone.group, 1)
+        for got, expected in zip(parts, parts_g, strict=True):
+            close(got[g], expected[0])
+
+
 @pytest.mark.parametrize("population", [np.inf, 100.0])
 def test_weighted_alpha(data: Data, weights: FloatArray, population: float) -> None:
     sym = (weights + weights.T) / 2.0  # alpha's weights are symmetric
@@ -654,6 +680,8 @@ COVERED: dict[str, str] = {
     "variance.gwet_item_expected": "test_pooled_item_expected",
     "variance.conger_item_expected": "test_conger_item_expected",
     "variance.linearised_variance": "test_linearised_variance",
+    "variance.table_variance": "test_table_variance",
+    "variance.fleiss_null_variance": "test_fleiss_null_variance",
     "agreement.weighted_alpha_components": "test_weighted_alpha",
     "variance.weighted_alpha_variance": "test_weighted_alpha",
     "spa.spa_item_agreement": "test_spa_item_agreement_leading_axes",
@@ -672,6 +700,22 @@ COVERED: dict[str, str] = {
     "alpha.matrix_delta2": "test_delta2_elementwise",
     "alpha_sums.nominal_alpha_components": "test_alpha_sums_equal_alpha_components",
     "alpha_sums.interval_alpha_components": "test_alpha_sums_equal_alpha_components",
+    **{
+        f"multilabel.{name}": "test_multilabel_kernels"
+        for name in (
+            "annotation_pairs",
+            "evaluate",
+            "item_kappa",
+            "one_vs_rest",
+            "pair_agreement",
+            "pair_components",
+            "pair_mean",
+            "pair_sums",
+        )
+    },
+    "gold.one_vs_rest_counts": "test_gold_counts_batch_equals_loop",
+    "gold.scores": "test_gold_scores_elementwise",
+    "gold.nan_mean": "test_gold_scores_elementwise",
 }
 
 
@@ -753,6 +797,95 @@ def test_sparse_kernels_equal_dense(data: Data) -> None:
         close(sparse.identity_conger_expected(alone.nck)[0][0], a_e[group])
 
 
+def _multilabel_run(data: Data, secondary: IntArray, ps: FloatArray) -> dict[str, Any]:
+    """Every multi-label kernel on ``data``, as dense per-group arrays."""
+    from pdagree._kernels import multilabel as ml
+
+    r, g, k = data.n_raters, data.n_groups, N_CATEGORIES
+    sums = ml.pair_sums(data.group, data.item, data.rater, data.code, secondary, g, r, k)
+    observed, expected = ml.pair_components(sums, ps, k)
+    shape = (len(ps), g, r * r)
+    kappa = agreement.chance_corrected(observed, expected)
+    means = ml.pair_mean(kappa.reshape(shape), observed.reshape(shape), expected.reshape(shape))
+    pair, label, o_rest, e_rest = ml.one_vs_rest(sums, ps, k)
+    rest = np.full((2, len(ps), g * r * r, k), np.nan)
+    rest[0][:, pair, label], rest[1][:, pair, label] = o_rest, e_rest
+    u, v = ml.annotation_pairs(data.item, data.rater)
+    coefficients = ml.pair_agreement(u, v, data.code, secondary)
+    agree = ml.evaluate(coefficients, ps)
+    pair_uv = (data.group[data.item[u]] * r + data.rater[u]) * r + data.rater[v]
+    item_kappa = ml.item_kappa(coefficients, ps, expected, pair_uv, data.item[u], data.n_items)
+    # It is the mean of chance_corrected over each item's pairs that have a kappa.
+    per_pair = agreement.chance_corrected(agree, expected[:, pair_uv])
+    for x in range(0, data.n_items, 7):
+        values = per_pair[:, data.item[u] == x]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # items without a pair: nan
+            close(item_kappa[:, x], np.nanmean(values, axis=1) if values.size else np.nan)
+    return {
+        "observed": observed.reshape(shape),
+        "expected": expected.reshape(shape),
+        "means": np.stack(means[:3]),
+        "n_pairs": means[3],
+        "rest": rest.reshape(2, len(ps), g, r * r, k),
+        "item_kappa": item_kappa,
+    }
+
+
+def test_multilabel_kernels(data: Data) -> None:
+    # Rosenberg & Binkowski's kernels: a batch of p equals one p at a time, every group
+    # equals that group alone, and the sparse keying equals the dense one.
+    from pdagree._kernels import multilabel as ml
+
+    rng = np.random.default_rng(len(data.item))
+    shift = rng.integers(1, N_CATEGORIES, size=len(data.code))
+    has = rng.random(len(data.code)) < 0.4
+    secondary = np.where(has, (data.code + shift) % N_CATEGORIES, -1).astype(np.int64)
+    ps = np.array([0.5, 0.8, 1.0])
+    batch = _multilabel_run(data, secondary, ps)
+    for i, p in enumerate(ps):  # batch over p equals loop
+        one = _multilabel_run(data, secondary, p[None])
+        for key in ("observed", "expected", "item_kappa", "n_pairs"):
+            close(batch[key][i], one[key][0])
+        for key in ("means", "rest"):
+            close(batch[key][:, i], one[key][:, 0])
+    for group in range(data.n_groups):  # batch over groups equals loop
+        alone = data.alone(group)
+        keep = data.group[data.item] == group
+        one = _multilabel_run(alone, secondary[keep], ps)
+        for key in ("observed", "expected"):
+            close(batch[key][:, group], one[key][:, 0])
+        close(batch["means"][:, :, group], one["means"][:, :, 0])
+        close(batch["n_pairs"][:, group], one["n_pairs"][:, 0])
+        close(batch["rest"][:, :, group], one["rest"][:, :, 0])
+        close(batch["item_kappa"][:, data.items_of(group)], one["item_kappa"])
+    # Keyed sparsely (many keys) or densely: the same sums.
+    args = (data.group, data.item, data.rater, data.code, secondary, data.n_groups)
+    dense = ml.pair_sums(*args, data.n_raters, N_CATEGORIES)
+    limit, ml.DENSE_KEYS = ml.DENSE_KEYS, 0
+    try:
+        sparse = ml.pair_sums(*args, data.n_raters, N_CATEGORIES)
+    finally:
+        ml.DENSE_KEYS = limit
+    assert len(sparse.key) < len(dense.key)
+    for field in ("agree", "first", "second"):
+        close(getattr(dense, field)[:, sparse.key], getattr(sparse, field))
+    present = np.zeros(len(dense.key), dtype=bool)
+    present[sparse.key] = True
+    close(dense.first[:, ~present], 0.0)
+    # Annotation pairs: every two annotations of one item, lower rater first.
+    u, v = ml.annotation_pairs(data.item, data.rater)
+    want = sorted(
+        (a, b)
+        for a in range(len(data.item))
+        for b in range(len(data.item))
+        if data.item[a] == data.item[b] and data.rater[a] < data.rater[b]
+    )
+    assert sorted(zip(u.tolist(), v.tolist(), strict=True)) == want
+    # Polynomials in p, evaluated.
+    close(ml.evaluate(np.array([[1.0], [2.0], [3.0]]), ps), (1 + 2 * ps + 3 * ps**2)[:, None])
+
+
 def test_as_float_keeps_shape() -> None:
     from pdagree._kernels._typing import as_float
 
@@ -783,3 +916,50 @@ def test_registry_names_real_tests() -> None:
     for kernel, test in COVERED.items():
         assert test in here, f"{kernel}: no test named {test}"
     assert set(COVERED) <= set(public_kernels())
+
+
+# --------------------------------------------------------------------------- gold (against)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gold_counts_batch_equals_loop(seed: int) -> None:
+    from pdagree._kernels import gold
+
+    rng = np.random.default_rng(seed)
+    n_keys, n = 5, 80
+    key = rng.integers(0, n_keys, n)
+    code = rng.integers(0, N_CATEGORIES, n)
+    reference = np.where(rng.random(n) < 0.6, code, rng.integers(0, N_CATEGORIES, n))
+    batch = gold.one_vs_rest_counts(key, code, reference, n_keys, N_CATEGORIES)
+    for k in range(n_keys):
+        mine = key == k
+        alone = gold.one_vs_rest_counts(
+            np.zeros(int(mine.sum()), dtype=np.int64),
+            code[mine],
+            reference[mine],
+            1,
+            N_CATEGORIES,
+        )
+        for name in ("tp", "pred", "true", "n", "fp", "fn", "tn"):
+            close(getattr(batch, name)[k], getattr(alone, name)[0])
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gold_scores_elementwise(seed: int) -> None:
+    from pdagree._kernels import gold
+
+    rng = np.random.default_rng(seed)
+    shape = (3, 2, N_CATEGORIES)
+    n = rng.integers(0, 6, shape[:2])[..., None] * np.ones(shape)
+    true = np.floor(rng.random(shape) * (n + 1))
+    pred = np.floor(rng.random(shape) * (n + 1))
+    tp = np.minimum(np.floor(rng.random(shape) * (np.minimum(true, pred) + 1)), true)
+    tp = np.maximum(tp, true + pred - n)  # TN >= 0
+    counts = gold.OneVsRest(tp, pred, true, n)
+    batch = gold.scores(counts, beta=0.5)
+    keep = rng.random(shape) < 0.8
+    for index in np.ndindex(*shape[:2]):
+        alone = gold.scores(gold.OneVsRest(tp[index], pred[index], true[index], n[index]), 0.5)
+        for name, value in batch.items():
+            close(value[index], alone[name])
+        close(gold.nan_mean(batch["f1"], keep)[index], gold.nan_mean(alone["f1"], keep[index]))

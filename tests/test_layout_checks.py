@@ -193,6 +193,11 @@ def test_bundled_datasets_do_not_warn(name: str) -> None:
         ratings = df.agree(item="item", rater="annotator", label="label")
         wide = df.pivot(index="item", columns="annotator", values="label")
         wide.agree()  # 40 sparse rater columns: no warning (filterwarnings = error)
+    elif name == "emails_multilabel":  # long, with primary and secondary labels
+        ratings = df.agree(item="email", rater="annotator", label="label", rank="rank")
+        ratings.multilabel()
+    elif name == "qgstec_simulated":  # one block of rows per criterion
+        ratings = df.agree(by="criterion")
     else:
         ratings = df.agree()
     ratings.report()

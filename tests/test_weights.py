@@ -14,6 +14,7 @@ Weighted Cohen's kappa is also checked against statsmodels (``cohens_kappa``) an
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 
 import numpy as np
@@ -384,7 +385,14 @@ def test_wrong_shape(three: pd.DataFrame) -> None:
 def test_not_symmetric(three: pd.DataFrame) -> None:
     w = np.eye(3)
     w[0, 1] = 0.5
-    with pytest.raises(ValueError, match=r"`weights` must be symmetric"):
+    message = (
+        "`weights` must be symmetric (w[k, l] == w[l, k]); got w[1, 2] = 0.5 and "
+        "w[2, 1] = 0.0. The coefficients for more than two raters (Fleiss, Conger, Gwet, "
+        "alpha) only see the symmetric part (W + W.T) / 2 of a matrix, so pdagree refuses an "
+        "asymmetric one rather than change it silently (R irrCAC accepts it). Pass "
+        "(W + W.T) / 2 if the asymmetry is unintended."
+    )
+    with pytest.raises(ValueError, match=re.escape(message)):
         three.agree.cohen(weights=w)
 
 

@@ -20,12 +20,18 @@ from ._typing import FloatArray, IntArray, as_float
 from .agreement import item_agreement, rater_proportions
 
 __all__ = [
+    "TABLE_KINDS",
     "conger_item_expected",
     "fleiss_item_expected",
+    "fleiss_null_variance",
     "gwet_item_expected",
     "linearised_variance",
+    "table_variance",
     "weighted_alpha_variance",
 ]
+
+#: The two-rater coefficients whose contingency-table variance :func:`table_variance` gives.
+TABLE_KINDS = ("observed", "bennett", "cohen", "scott", "gwet")
 
 
 def fleiss_item_expected(
@@ -161,3 +167,106 @@ def weighted_alpha_variance(
         spread = np.bincount(group, weights=sq, minlength=n_groups)
         var = np.where(n2 >= 2, (1.0 - f) / (n2 * (n2 - 1.0)) * spread, np.nan)
     return as_float(var), as_float(n2)
+
+
+def table_variance(
+    table: FloatArray, weights: FloatArray, kind: str, population: float = np.inf
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's variance of a two-rater coefficient from its contingency tables, per group, and
+    the number ``n`` of items of each table.
+
+    ``table`` has shape (G, K, K): rows the first rater's categories, columns the second's.
+    With ``p_kl`` the table over ``n``, margins ``p_k.`` and ``p_.l``, ``pi_k = (p_k. +
+    p_.k) / 2``, ``A_o = sum_kl w_kl p_kl``, the coefficient ``c = (A_o - A_e) / (1 - A_e)``
+    and ``f = n / N`` (Gwet 2014, ch. 5, the two-rater case):
+
+    ``var = (1 - f) / (n (1 - A_e)^2) [sum_kl p_kl (w_kl - t_kl)^2 - (A_o - 2 (1 - c) A_e)^2]``
+
+    with, by ``kind``,
+
+    - ``"observed"``: ``A_e = 0``, ``t_kl = 0`` (the bracket is ``sum p_kl w_kl^2 - A_o^2``);
+    - ``"bennett"``: ``A_e = sum_kl w_kl / K^2``, ``t_kl = 0`` and ``A_o`` in place of
+      ``A_o - 2 (1 - c) A_e``;
+    - ``"cohen"``: ``A_e = sum_kl w_kl p_k. p_.l``,
+      ``t_kl = (1 - c) (sum_j w_kj p_.j + sum_j w_jl p_j.)``;
+    - ``"scott"``: ``A_e = sum_kl w_kl pi_k pi_l``, ``t_kl = (1 - c) (wbar_k + wbar_l)`` with
+      ``wbar_k = (sum_j w_kj p_.j + sum_j w_jk p_j.) / 2``;
+    - ``"gwet"``: ``A_e = T_w / (K (K - 1)) sum_k pi_k (1 - pi_k)``,
+      ``t_kl = 2 (1 - c) T_w (1 - (pi_k + pi_l) / 2) / (K (K - 1))``, ``T_w = sum_kl w_kl``.
+
+    This is the linearised variance of raw ratings (:func:`linearised_variance`) on the items
+    of the table, with the divisor ``n^2`` where the raw-ratings formula has ``n (n - 1)``.
+    """
+    k = weights.shape[0]
+    n = table.sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = table / n[:, None, None]
+        row, col = p.sum(axis=2), p.sum(axis=1)
+        a_o = np.einsum("gkl,kl->g", p, weights)
+        pi = (row + col) / 2.0
+        total_w = weights.sum()
+        if kind == "observed":
+            a_e = np.zeros_like(a_o)
+        elif kind == "bennett":
+            a_e = np.full_like(a_o, total_w / (k * k))
+        elif kind == "cohen":
+            a_e = np.einsum("gk,kl,gl->g", row, weights, col)
+        elif kind == "scott":
+            a_e = np.einsum("gk,kl,gl->g", pi, weights, pi)
+        elif kind == "gwet":
+            scale = total_w / (k * (k - 1.0)) if k > 1 else np.nan
+            a_e = scale * (pi * (1.0 - pi)).sum(axis=-1)
+        else:
+            raise ValueError(f"unknown kind {kind!r}; one of {TABLE_KINDS}")
+        c = (a_o - a_e) / (1.0 - a_e)
+        shrink = (1.0 - c)[:, None, None]
+        if kind in ("observed", "bennett"):
+            target = np.zeros_like(p)
+        elif kind == "cohen":
+            target = shrink * ((col @ weights.T)[:, :, None] + (row @ weights)[:, None, :])
+        elif kind == "scott":
+            wbar = ((col @ weights.T) + (row @ weights)) / 2.0
+            target = shrink * (wbar[:, :, None] + wbar[:, None, :])
+        else:
+            target = 2.0 * shrink * scale * (1.0 - (pi[:, :, None] + pi[:, None, :]) / 2.0)
+        centre = a_o if kind == "bennett" else a_o - 2.0 * (1.0 - c) * a_e
+        spread = (p * (weights[None] - target) ** 2).sum(axis=(1, 2)) - centre**2
+        f = n / population
+        var = (1.0 - f) / (n * (1.0 - a_e) ** 2) * np.maximum(spread, 0.0)
+        var = np.where(n >= 1, var, np.nan)
+    return as_float(var), as_float(n)
+
+
+def fleiss_null_variance(
+    nik: FloatArray, group: IntArray, n_groups: int
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The variance of Fleiss' kappa under H0 (no agreement beyond chance) of Fleiss, Nee &
+    Landis (1979), per group, for ``n`` items rated by ``m`` raters each:
+
+    ``var0 = 2 / (n m (m - 1)) [(sum_k p_k q_k)^2 - sum_k p_k q_k (q_k - p_k)]
+    / (sum_k p_k q_k)^2`` with ``p_k`` the share of the ratings in category ``k`` and
+    ``q_k = 1 - p_k``.
+
+    Returns ``var0``, ``n`` (items with a rating) and the fewest and most ratings of those
+    items per group; the formula holds when they are equal (``m``).
+    """
+    k = nik.shape[-1]
+    r = nik.sum(axis=-1)
+    rated = r > 0
+    n = np.bincount(group, weights=rated.astype(np.float64), minlength=n_groups)
+    ratings = np.bincount(group, weights=r, minlength=n_groups)
+    counts = np.bincount(
+        (group[:, None] * k + np.arange(k)).ravel(), weights=nik.ravel(), minlength=n_groups * k
+    ).reshape(n_groups, k)
+    fewest = np.full(n_groups, np.inf)
+    most = np.zeros(n_groups)
+    np.minimum.at(fewest, group[rated], r[rated])
+    np.maximum.at(most, group[rated], r[rated])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m = ratings / n
+        p = counts / ratings[:, None]
+        pq = p * (1.0 - p)
+        spread = pq.sum(axis=-1)
+        skew = (pq * ((1.0 - p) - p)).sum(axis=-1)
+        var0 = 2.0 / (n * m * (m - 1.0)) * (spread**2 - skew) / spread**2
+    return as_float(var0), as_float(n), as_float(np.where(n > 0, fewest, np.nan)), as_float(most)

@@ -73,9 +73,16 @@ class DaskAgreeAccessor:
         categories: Sequence[Hashable] | None = None,
         by: Hashable | Sequence[Hashable] | None = None,
         layout: str | None = None,
+        rank: Hashable | None = None,
         check_duplicates: bool = True,
         split_out: int | None = None,
     ) -> DaskRatings:
+        if rank is not None:
+            raise TypeError(
+                "`rank` (primary and secondary labels) is not read on a Dask frame: "
+                "multi-label agreement needs the annotations themselves; run it on the pandas "
+                "path, `ddf.compute().agree(..., rank=...)`."
+            )
         data = reduce_frame(
             self._df,
             item=item,

@@ -31,20 +31,20 @@ from .._encode import (
     Encoded,
     _as_list,
     _check_by_overlap,
-    _check_unique_items,
     _factorize_columns,
     _group_codes,
     _has_categorical,
     _require_columns,
 )
 from .._labels import DtypeCategories, _fmt, categories_of, dtype_categories, encode_labels
+from .._ranks import check_unique_items, repeated_pairs, split_cells
 from .._typing import IntArray
 from .._warnings import PdagreeWarning, warn
 from ._data import CountData
 
 __all__ = ["reduce_frame"]
 
-_LAYOUTS = ("wide", "long", "counts")
+_LAYOUTS = ("wide", "long", "counts", "contingency")
 
 
 def reduce_frame(
@@ -73,7 +73,9 @@ def reduce_frame(
     given = {"item": item, "rater": rater, "label": label}
     named = {k: v for k, v in given.items() if v is not None}
     if layout is not None and layout not in _LAYOUTS:
-        raise ValueError(f"`layout` must be one of 'wide', 'long', 'counts'; got {layout!r}.")
+        raise ValueError(
+            f"`layout` must be one of 'wide', 'long', 'counts', 'contingency'; got {layout!r}."
+        )
     if layout is None:
         layout = "long" if named else "wide"
     if layout == "long":
@@ -93,10 +95,10 @@ def reduce_frame(
             f"`item`, `rater` and `label` describe a long frame; they do not apply to "
             f"layout={layout!r}."
         )
-    if layout == "counts":
+    if layout in ("counts", "contingency"):
         raise TypeError(
-            "a counts table is already reduced to counts: read it with pandas, "
-            "`ddf.compute().agree(layout='counts')`; the Dask engine reads long and wide "
+            f"a {layout} table is already reduced to counts: read it with pandas, "
+            f"`ddf.compute().agree(layout={layout!r})`; the Dask engine reads long and wide "
             "frames."
         )
     declared = categories is not None or _has_categorical(
@@ -364,13 +366,7 @@ def _raise_repeated(
     item_code = items.get_indexer(wanted)
     rater_code = raters.get_indexer(index.get_level_values(-1))
     pair = np.sort(item_code.astype(np.int64) * len(raters) + rater_code)
-    shown = list(
-        zip(items[pair // len(raters)].tolist(), raters[pair % len(raters)].tolist(), strict=True)
-    )
-    raise ValueError(
-        f"{len(pair)} (item, rater) pairs have more than one label, e.g. {_fmt(shown)}; "
-        "keep one label per rater and item (drop duplicates or aggregate them first)."
-    )
+    raise repeated_pairs(pair, items, raters)
 
 
 # --------------------------------------------------------------------------- wide
@@ -394,7 +390,14 @@ def _wide_chunk(pdf: pd.DataFrame, cols: list[Hashable], by: list[Hashable]) -> 
         arr = frame.to_numpy(dtype=object)
     present = ~pd.isna(arr)
     row, col = np.nonzero(present)
-    codes, uniques = pd.factorize(arr[present])
+    values, row, col, rank = split_cells(arr[present], row, col)
+    if rank is not None:
+        raise TypeError(
+            "cells that hold a primary and a secondary label (a tuple or list) are not read "
+            "on a Dask frame: multi-label agreement needs the annotations themselves; run it "
+            "on the pandas path, `ddf.compute().agree.multilabel(...)`."
+        )
+    codes, uniques = pd.factorize(values)
     width = max(len(uniques), 1)
     cells, cell_counts = np.unique(row * width + codes, return_counts=True)
     keys = {f"by{i}": pdf[b].to_numpy()[row] for i, b in enumerate(by)}
@@ -502,7 +505,7 @@ def _wide(
         group, groups = _group_codes(by_frame, by, len(by_frame))
     else:
         group, groups = np.zeros(len(index), dtype=np.int64), None
-    _check_unique_items(pd.Index(index), group, groups)
+    check_unique_items(pd.Index(index), group, groups)
     offsets = np.cumsum([0, *(len(c["index"]) for c in chunks)])
     item = np.concatenate([c["row"] + off for c, off in zip(chunks, offsets, strict=False)])
     code = np.concatenate(

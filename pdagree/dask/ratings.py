@@ -97,6 +97,9 @@ class DaskRatings(Ratings):
         return True
 
 
+_NO_RATERS = ("no raters", "needs raters")
+
+
 def _coefficient(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
     """``Ratings.<name>`` on count tensors: no uncertainty, none asked for later either."""
 
@@ -107,7 +110,13 @@ def _coefficient(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
             k != "confidence_level" for k in asked
         ):
             raise needs_annotations(f"uncertainty of `{name}()` ({', '.join(asked)})")
-        result = method(self, *args, **kwargs)
+        try:
+            result = method(self, *args, **kwargs)
+        except ValueError as exc:
+            # The guards of definitions that read each annotation's rater (none here).
+            if str(exc) in _NO_RATERS:
+                raise needs_annotations(f"`{name}()`") from None
+            raise
         if isinstance(result, Coefficient) and "_source" in result.__dict__:
             _, key, arguments = result.__dict__["_source"]
             what = f"uncertainty of `{name}()`"

@@ -21,6 +21,7 @@ from .._typing import FloatArray
 from ..levels import metric_for
 from .base import Components
 from .data import RatingData, Weights
+from .kappa import two_rater_tables
 
 __all__ = ["alpha", "alpha_analytic_applies", "alpha_variance"]
 
@@ -191,12 +192,18 @@ def _components(data: RatingData, metric: KA.Metric) -> KA.AlphaComponents:
 def alpha_variance(
     data: RatingData, options: dict[str, Any], parts: Components, population: float
 ) -> tuple[FloatArray, FloatArray]:
-    """Gwet's variance of alpha, through its agreement-weight form ``w = 1 - delta2 / max``."""
+    """Gwet's variance of alpha, through its agreement-weight form ``w = 1 - delta2 / max``.
+
+    On a contingency table, R irrCAC's ``krippen2.table``: the two-rater table variance of
+    Scott's pi with the same weights (:func:`~pdagree.definitions.kappa.table_variance`),
+    which divides by ``n`` and is not the raw-ratings variance of alpha."""
     enc = data.enc
     if options.get("weights") is not None:
         w, _ = data.weights(options["weights"])
     else:
         w = _alpha_weights(data, options.get("level", "nominal"))
+    if enc.layout == "contingency":
+        return V.table_variance(two_rater_tables(data), w, "scott", population)
     var, _ = V.weighted_alpha_variance(data.nik, w, enc.group, enc.n_groups, population)
     return var, data.rated_per_group
 

@@ -55,6 +55,9 @@ Variance = Callable[[RatingData, dict[str, Any], Components, float], tuple[Any, 
 #: ``large_sample(data, options) -> (value, se, se_h0, n)`` per group.
 LargeSample = Callable[[RatingData, dict[str, Any]], tuple[Any, Any, Any, Any]]
 
+#: ``null_se(data, options) -> (se_h0, n)`` per group: the standard error under H0.
+NullSE = Callable[[RatingData, dict[str, Any]], tuple[Any, Any]]
+
 #: ``per_item(data, options) -> {option: per-item array}``: options that hold one value per
 #: item, which must follow their items into bootstrap replicates.
 PerItem = Callable[[RatingData, dict[str, Any]], dict[str, FloatArray]]
@@ -116,6 +119,11 @@ class Definition:
     large_sample
         The large-sample variance of Fleiss, Cohen & Everitt (``method="large-sample"``), or
         ``None``.
+    null_se
+        The standard error under H0 (no agreement beyond chance) of the large-sample test
+        (``z_test(method="large-sample")``, ``p_value(method="large-sample")``): Fleiss,
+        Cohen & Everitt (1969) for Cohen's kappa, Fleiss, Nee & Landis (1979) for Fleiss'
+        kappa; or ``None``.
     per_item
         Options that follow their items into bootstrap replicates, or ``None``.
     item_sums
@@ -141,6 +149,7 @@ class Definition:
     variance: Variance | None = None
     analytic_applies: Callable[[RatingData, dict[str, Any]], bool] | None = None
     large_sample: LargeSample | None = None
+    null_se: NullSE | None = None
     per_item: PerItem | None = None
     item_sums: ItemSumsOf | None = None
     in_report: bool = True

@@ -69,6 +69,7 @@ def contingency(data: RatingData, a: Hashable, b: Hashable) -> pd.DataFrame:
     """The K x K table of rater ``a``'s labels (rows) against rater ``b``'s (columns).
 
     Counts the items both rated. With ``by=``, rows are (group, category of ``a``).
+    ``table.agree(layout="contingency")`` reads such a table back.
     """
     enc = data.require_raters("contingency")
     raters = data.rater_labels

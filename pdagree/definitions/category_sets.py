@@ -15,10 +15,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .._encode import Encoded
 from .._typing import BoolArray, IntArray
 from .base import Components, Definition
-from .data import RatingData
+from .data import RatingData, encoded_subset
 
 __all__ = ["compute", "per_category_set"]
 
@@ -86,24 +85,7 @@ def _subsets(
         groups = group_order[group_bounds[p] : group_bounds[p + 1]]
         items = item_order[item_bounds[p] : item_bounds[p + 1]]
         rows = row_order[row_bounds[p] : row_bounds[p + 1]]
-        pattern = patterns[p]
-        new_code = np.full(enc.n_categories, -1, dtype=np.int64)
-        new_code[pattern] = np.arange(int(pattern.sum()), dtype=np.int64)
-        sub = Encoded(
-            layout=enc.layout,
-            items=enc.items[items],
-            raters=enc.raters,
-            categories=enc.categories[pattern],
-            item=new_item[enc.item[rows]],
-            rater=None if enc.rater is None else enc.rater[rows],
-            code=new_code[enc.code[rows]],
-            weight=enc.weight[rows],
-            group=new_group[enc.group[items]],
-            groups=None if enc.groups is None else enc.groups[groups],
-            by=enc.by,
-            declared=True,
-            ordered=enc.ordered,
-        )
+        sub = encoded_subset(enc, rows, items, groups, patterns[p], new_item, new_group)
         yield groups.astype(np.int64), items.astype(np.int64), RatingData(sub, category_mask=None)
 
 

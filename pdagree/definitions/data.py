@@ -21,7 +21,7 @@ from .._kernels import sparse as KS
 from .._typing import BoolArray, FloatArray, IntArray
 from ..weights import weight_matrix
 
-__all__ = ["RatingData", "Weights"]
+__all__ = ["RatingData", "Weights", "encoded_subset"]
 
 Weights = Any  # a scheme name, a (K, K) matrix or DataFrame, or None
 
@@ -73,6 +73,9 @@ class RatingData:
             return None
         present = np.zeros((enc.n_groups, enc.n_categories), dtype=bool)
         present[enc.group[enc.item], enc.code] = True
+        if enc.secondary is not None:  # secondary labels are the group's labels too
+            has = enc.secondary >= 0
+            present[enc.group[enc.item[has]], enc.secondary[has]] = True
         present[~present.any(axis=1)] = True  # a group without ratings: nothing to restrict
         return None if bool(present.all()) else present
 
@@ -87,24 +90,8 @@ class RatingData:
         new_item[items] = np.arange(len(items), dtype=np.int64)
         new_group = np.full(enc.n_groups, -1, dtype=np.int64)
         new_group[groups] = np.arange(len(groups), dtype=np.int64)
-        new_code = np.full(enc.n_categories, -1, dtype=np.int64)
-        new_code[categories] = np.arange(int(categories.sum()), dtype=np.int64)
         rows = keep_group[enc.group[enc.item]]
-        sub = Encoded(
-            layout=enc.layout,
-            items=enc.items[items],
-            raters=enc.raters,
-            categories=enc.categories[categories],
-            item=new_item[enc.item[rows]],
-            rater=None if enc.rater is None else enc.rater[rows],
-            code=new_code[enc.code[rows]],
-            weight=enc.weight[rows],
-            group=new_group[enc.group[items]],
-            groups=None if enc.groups is None else enc.groups[groups],
-            by=enc.by,
-            declared=True,
-            ordered=enc.ordered,
-        )
+        sub = encoded_subset(enc, rows, items, groups, categories, new_item, new_group)
         return RatingData(sub, category_mask=None), items
 
     # ------------------------------------------------------------------ count tensors
@@ -316,6 +303,42 @@ class RatingData:
                 f"{where} ({names}). For more raters use {alternatives}, or select two with "
                 "`raters=[...]`."
             )
+
+
+def encoded_subset(
+    enc: Encoded,
+    rows: Any,
+    items: IntArray,
+    groups: IntArray,
+    categories: BoolArray,
+    new_item: IntArray,
+    new_group: IntArray,
+) -> Encoded:
+    """The annotations ``rows`` (a mask or positions) of the items ``items`` in the groups
+    ``groups``, with only the categories ``categories``: ``new_item`` and ``new_group`` give
+    each kept item's and group's code in the subset."""
+    new_code = np.full(enc.n_categories, -1, dtype=np.int64)
+    new_code[categories] = np.arange(int(categories.sum()), dtype=np.int64)
+    secondary = None
+    if enc.secondary is not None:  # -1 (none) stays -1
+        kept = enc.secondary[rows]
+        secondary = np.where(kept >= 0, new_code[kept], -1).astype(np.int64)
+    return Encoded(
+        layout=enc.layout,
+        items=enc.items[items],
+        raters=enc.raters,
+        categories=enc.categories[categories],
+        item=new_item[enc.item[rows]],
+        rater=None if enc.rater is None else enc.rater[rows],
+        code=new_code[enc.code[rows]],
+        weight=enc.weight[rows],
+        group=new_group[enc.group[items]],
+        groups=None if enc.groups is None else enc.groups[groups],
+        by=enc.by,
+        declared=True,
+        ordered=enc.ordered,
+        secondary=secondary,
+    )
 
 
 def _size(cells: int) -> str:

@@ -23,6 +23,9 @@ category ``k``, ``r_i = sum_k n_ik``, ``a_i`` its weighted pairwise agreement):
   distances depend on the margins, the coincidences ``n_ic n_ik / (m_i - 1)`` (c < k).
 - Gwet's weighted alpha: ``[r_i >= 2]``, ``[r_i >= 2] r_i``, ``n_i (n_i W' - 1) / (r_i - 1)``
   and ``[r_i >= 2] n_ik``.
+- Rosenberg & Binkowski's multi-label kappa: per rater pair, whether both annotated the
+  item, its own agreement ``sum_y M_a[i, y] M_b[i, y]`` at ``p``, and both annotators'
+  rows ``M_a[i, :]``, ``M_b[i, :]`` where both annotated it.
 - SPA: ``k_i`` and ``k_i P_i``; for ``inv_var_class`` with the pooled ``p`` (the weights
   depend on the replicate's ``p``), ``n_ik`` and, per distinct label count ``v``, how many
   items have ``n_i = v`` and the sum of their ``P_i``.
@@ -36,12 +39,14 @@ import numpy as np
 
 from .._kernels import agreement as K
 from .._kernels import alpha as KA
+from .._kernels import multilabel as KM
 from .._kernels import spa as KS
 from .._lazy import scipy_sparse as sp
 from .._typing import FloatArray
 from ..levels import metric_for
 from .base import ItemSums
 from .data import RatingData
+from .multilabel import DEFAULT_P, check_p
 from .spa import item_weights
 
 __all__ = [
@@ -52,6 +57,7 @@ __all__ = [
     "fleiss_sums",
     "gwet_sums",
     "light_sums",
+    "multilabel_sums",
     "observed_sums",
     "spa_sums",
 ]
@@ -433,3 +439,50 @@ def _spa_class_sums(data: RatingData, n: FloatArray, agreement: FloatArray) -> I
         return np.where(defined, total / np.where(defined, sum_weights, 1.0), np.nan)
 
     return ItemSums(matrix, finish)
+
+
+# --------------------------------------------------------------------------- multi-label
+
+
+def multilabel_sums(data: RatingData, options: dict[str, Any]) -> ItemSums | None:
+    """Rosenberg & Binkowski's kappa: per rater pair, whether both annotated the item, its own
+    agreement at ``p``, and the two annotators' label weights on it where both did."""
+    enc = data.enc
+    if enc.rater is None:  # pragma: no cover - multilabel() refuses counts tables first
+        raise ValueError("needs raters")
+    p = check_p(options.get("p", DEFAULT_P))
+    k, r, n = enc.n_categories, enc.n_raters, enc.n_items
+    first, second = np.triu_indices(r, k=1)
+    n_pairs = len(first)
+    if _too_wide(2 * n_pairs, 2 * n_pairs * k):
+        return None
+    secondary = enc.secondary if enc.secondary is not None else np.full(len(enc.code), -1)
+    has = secondary >= 0
+    weights = np.zeros((n, r, k))  # M_a[i, :] for every annotator a
+    weights[enc.item, enc.rater, enc.code] = np.where(has, p, 1.0)
+    weights[enc.item[has], enc.rater[has], secondary[has]] = 1.0 - p
+    annotated = np.zeros((n, r), dtype=bool)
+    annotated[enc.item, enc.rater] = True
+    both = annotated[:, first] & annotated[:, second]
+    pair_of = np.zeros((r, r), dtype=np.int64)
+    pair_of[first, second] = np.arange(n_pairs)
+    u, v = KM.annotation_pairs(enc.item, enc.rater)
+    agree = np.zeros((n, n_pairs))
+    own = KM.evaluate(KM.pair_agreement(u, v, enc.code, secondary), np.array([p]))[0]
+    agree[enc.item[u], pair_of[enc.rater[u], enc.rater[v]]] = own
+    margins = [weights[:, side, :] * both[:, :, None] for side in (first, second)]
+    matrix = _assemble(both, agree, *(m.reshape(n, n_pairs * k) for m in margins))
+
+    def finish(t: FloatArray) -> FloatArray:
+        n_common, agreeing = t[:, :n_pairs], t[:, n_pairs : 2 * n_pairs]
+        f_a, f_b = (
+            t[:, (2 + j * k) * n_pairs : (2 + (j + 1) * k) * n_pairs].reshape(-1, n_pairs, k)
+            for j in (0, 1)
+        )
+        with np.errstate(invalid="ignore", divide="ignore"):
+            observed = agreeing / n_common
+            expected = (f_a * f_b).sum(axis=-1) / n_common**2
+        value: FloatArray = KM.pair_mean(K.chance_corrected(observed, expected))[0]
+        return value
+
+    return ItemSums(matrix, finish, row_floats=3 * n_pairs * k)

@@ -23,11 +23,14 @@ from .data import RatingData, Weights
 
 __all__ = [
     "bennett",
+    "bennett_variance",
     "cohen",
     "cohen_large_sample",
+    "cohen_null_se",
     "conger",
     "conger_variance",
     "fleiss",
+    "fleiss_null_se",
     "fleiss_variance",
     "gwet",
     "gwet_variance",
@@ -35,6 +38,8 @@ __all__ = [
     "observed",
     "observed_variance",
     "scott",
+    "table_variance",
+    "two_rater_tables",
 ]
 
 
@@ -253,10 +258,43 @@ def _linearised(
     return var, n
 
 
+def table_variance(
+    data: RatingData, options: dict[str, Any], kind: str, population: float
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's two-rater variance from the contingency table, as R irrCAC's ``*.table``
+    functions compute it (``kind``: ``"observed"`` for ``pa2.table``, ``"bennett"`` for
+    ``bp2.table``, ``"cohen"`` for ``kappa2.table``, ``"scott"`` for ``scott2.table`` and
+    ``krippen2.table``, ``"gwet"`` for ``gwet.ac1.table``). It divides by ``n`` where the
+    raw-ratings variance divides by ``n - 1``: the variance is ``(n - 1) / n`` times the raw
+    one on the same items, the standard error ``sqrt((n - 1) / n)`` times (0.5% smaller at
+    ``n = 100``)."""
+    w, _ = data.weights(options.get("weights"))
+    return V.table_variance(two_rater_tables(data), w, kind, population)
+
+
+def _on_table(data: RatingData) -> bool:
+    """Whether the ratings came as a contingency table: its variances are the table's."""
+    return data.enc.layout == "contingency"
+
+
 def observed_variance(
     data: RatingData, options: dict[str, Any], parts: Components, population: float
 ) -> tuple[FloatArray, FloatArray]:
-    """Gwet's variance of percent agreement and Bennett's S (no chance term per item)."""
+    """Gwet's variance of percent agreement (no chance term per item); on a contingency
+    table, irrCAC's ``pa2.table`` (:func:`table_variance`)."""
+    if _on_table(data):
+        return table_variance(data, options, "observed", population)
+    w, _ = data.weights(options.get("weights"))
+    return _linearised(data, options, parts, population, None, w)
+
+
+def bennett_variance(
+    data: RatingData, options: dict[str, Any], parts: Components, population: float
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's variance of Bennett's S (no chance term per item); on a contingency table,
+    irrCAC's ``bp2.table`` (:func:`table_variance`)."""
+    if _on_table(data):
+        return table_variance(data, options, "bennett", population)
     w, _ = data.weights(options.get("weights"))
     return _linearised(data, options, parts, population, None, w)
 
@@ -281,7 +319,10 @@ def _pooled_variance(
 def fleiss_variance(
     data: RatingData, options: dict[str, Any], parts: Components, population: float
 ) -> tuple[FloatArray, FloatArray]:
-    """Gwet's variance of Fleiss' kappa and Scott's pi."""
+    """Gwet's variance of Fleiss' kappa and Scott's pi; on a contingency table (two raters,
+    where Fleiss' kappa is Scott's pi), irrCAC's ``scott2.table`` (:func:`table_variance`)."""
+    if _on_table(data):
+        return table_variance(data, options, "scott", population)
     return _pooled_variance(
         data, options, parts, population, K.fleiss_expected, V.fleiss_item_expected
     )
@@ -290,7 +331,10 @@ def fleiss_variance(
 def gwet_variance(
     data: RatingData, options: dict[str, Any], parts: Components, population: float
 ) -> tuple[FloatArray, FloatArray]:
-    """Gwet's variance of AC1 and AC2."""
+    """Gwet's variance of AC1 and AC2; on a contingency table, irrCAC's ``gwet.ac1.table``
+    (:func:`table_variance`)."""
+    if _on_table(data):
+        return table_variance(data, options, "gwet", population)
     return _pooled_variance(
         data, options, parts, population, K.gwet_expected, V.gwet_item_expected
     )
@@ -299,7 +343,10 @@ def gwet_variance(
 def conger_variance(
     data: RatingData, options: dict[str, Any], parts: Components, population: float
 ) -> tuple[FloatArray, FloatArray]:
-    """Gwet's variance of Conger's and Cohen's kappa."""
+    """Gwet's variance of Conger's and Cohen's kappa; on a contingency table (two raters,
+    where Conger's kappa is Cohen's), irrCAC's ``kappa2.table`` (:func:`table_variance`)."""
+    if _on_table(data):
+        return table_variance(data, options, "cohen", population)
     enc = data.enc
     if enc.rater is None:  # pragma: no cover - the coefficient itself refuses counts tables
         raise ValueError("needs raters")
@@ -308,6 +355,14 @@ def conger_variance(
         data.nck, w, data.rated_per_group, enc.group, enc.item, enc.rater, enc.code, enc.n_items
     )
     return _linearised(data, options, parts, population, item, w)
+
+
+def two_rater_tables(data: RatingData) -> FloatArray:
+    """The (G, K, K) contingency table of the two raters with ratings in each group (rater
+    columns without ratings do not count), over the items both rated."""
+    active = data.nck.sum(axis=-1) > 0  # (G, R)
+    first_two = np.argsort(~active, axis=1, kind="stable")[:, :2]
+    return data.pair_confusion(first_two[:, 0], first_two[:, 1])
 
 
 def cohen_large_sample(
@@ -322,10 +377,7 @@ def cohen_large_sample(
     ``var0 = [sum_kl p_k. p_.l (w_kl - (wbar_k. + wbar_.l))^2 - A_e^2] / (n (1 - A_e)^2)``.
     """
     w, _ = data.weights(options.get("weights"))
-    # The two raters with ratings in each group (columns without ratings do not count).
-    active = data.nck.sum(axis=-1) > 0  # (G, R)
-    first_two = np.argsort(~active, axis=1, kind="stable")[:, :2]
-    table = data.pair_confusion(first_two[:, 0], first_two[:, 1])  # (G, K, K)
+    table = two_rater_tables(data)  # (G, K, K)
     n = table.sum(axis=(1, 2))
     with np.errstate(invalid="ignore", divide="ignore"):
         p = table / n[:, None, None]
@@ -344,3 +396,39 @@ def cohen_large_sample(
         outer = row[:, :, None] * col[:, None, :]
         var0 = ((outer * (w[None] - spread) ** 2).sum(axis=(1, 2)) - pe**2) / (n * (1.0 - pe) ** 2)
     return kappa, np.sqrt(np.maximum(var, 0.0)), np.sqrt(np.maximum(var0, 0.0)), n
+
+
+def cohen_null_se(data: RatingData, options: dict[str, Any]) -> tuple[FloatArray, FloatArray]:
+    """The ASE of Cohen's kappa under H0 of Fleiss, Cohen & Everitt (1969), weighted too (SAS
+    PROC FREQ's "ASE under H0", R irr's ``kappa2``), and n, per group; see
+    :func:`cohen_large_sample`."""
+    _, _, se0, n = cohen_large_sample(data, options)
+    return se0, n
+
+
+def fleiss_null_se(data: RatingData, options: dict[str, Any]) -> tuple[FloatArray, FloatArray]:
+    """The standard error of Fleiss' kappa (and Scott's pi) under H0 of Fleiss, Nee & Landis
+    (1979), as R irr's ``kappam.fleiss`` computes it, and n, per group. It needs unweighted
+    kappa and the same number ``m`` of ratings on every rated item:
+    ``var0 = 2 / (n m (m - 1)) [(sum_k p_k q_k)^2 - sum_k p_k q_k (q_k - p_k)]
+    / (sum_k p_k q_k)^2``."""
+    weights = options.get("weights")
+    if not (weights is None or (isinstance(weights, str) and weights == "identity")):
+        raise ValueError(
+            "method='large-sample' for Fleiss' kappa is the variance under H0 of Fleiss, Nee "
+            f"& Landis (1979), which is for unweighted kappa; got weights={weights!r}. Use "
+            "method='analytic' or 'bootstrap' for weighted kappa."
+        )
+    enc = data.enc
+    var0, n, fewest, most = V.fleiss_null_variance(data.nik, enc.group, enc.n_groups)
+    uneven = fewest != most
+    if uneven.any():
+        g = int(np.argmax(uneven))
+        where = "" if enc.groups is None else f" in group {enc.groups[g]!r}"
+        raise ValueError(
+            "method='large-sample' for Fleiss' kappa is the variance under H0 of Fleiss, Nee "
+            "& Landis (1979), which needs the same number of ratings on every item; items "
+            f"here have {int(fewest[g])} to {int(most[g])} ratings{where}. Use "
+            "method='analytic' or 'bootstrap' for incomplete designs."
+        )
+    return np.sqrt(var0), n

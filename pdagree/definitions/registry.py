@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import alpha, bias, kappa, spa
+from . import alpha, bias, kappa, multilabel, spa
 from . import item_sums as sums
 from .base import Definition
 
@@ -46,7 +46,7 @@ REGISTRY: dict[str, Definition] = {
             kappa.bennett,
             "Bennett's S (uniform chance agreement)",
             weights=True,
-            variance=kappa.observed_variance,
+            variance=kappa.bennett_variance,
             item_sums=sums.bennett_sums,
         ),
         Definition(
@@ -56,6 +56,7 @@ REGISTRY: dict[str, Definition] = {
             weights=True,
             variance=kappa.fleiss_variance,
             item_sums=sums.fleiss_sums,
+            null_se=kappa.fleiss_null_se,
             ignores_unused_categories=_unweighted,
         ),
         Definition(
@@ -85,6 +86,7 @@ REGISTRY: dict[str, Definition] = {
             weights=True,
             variance=kappa.fleiss_variance,
             item_sums=sums.fleiss_sums,
+            null_se=kappa.fleiss_null_se,
             ignores_unused_categories=_unweighted,
         ),
         Definition(
@@ -97,6 +99,7 @@ REGISTRY: dict[str, Definition] = {
             variance=kappa.conger_variance,
             large_sample=kappa.cohen_large_sample,
             item_sums=sums.conger_sums,
+            null_se=kappa.cohen_null_se,
             ignores_unused_categories=_unweighted,
         ),
         Definition(
@@ -130,6 +133,14 @@ REGISTRY: dict[str, Definition] = {
             per_item=spa.per_item_weights,
             in_report=False,
             item_sums=sums.spa_sums,
+        ),
+        Definition(
+            "multilabel",
+            multilabel.multilabel,
+            "Rosenberg & Binkowski's kappa for primary and secondary labels",
+            needs_raters=True,
+            item_sums=sums.multilabel_sums,
+            in_report=False,
         ),
     )
 }

@@ -1,0 +1,70 @@
+"""What every chart shares: matplotlib imported on first use, an Axes, tables from results.
+
+matplotlib is imported inside the functions that draw, never when pdagree is imported; a
+missing matplotlib is an ImportError that names the extra to install. Charts draw on the
+Axes they are given (or on a new figure's), return it, and never call ``plt.show()`` nor
+touch ``rcParams``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["axes", "label_of", "labels_of", "pyplot", "table_of"]
+
+
+def pyplot() -> Any:
+    """``matplotlib.pyplot``, or an ImportError that says how to install it."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - exercised with matplotlib hidden
+        raise ImportError(
+            "pdagree's plots need matplotlib, which is not installed; install it with "
+            '`pip install "pdagree[plot]"` (or `pip install matplotlib`).'
+        ) from exc
+    return plt
+
+
+def axes(ax: Any) -> Any:
+    """``ax``, or the Axes of a new figure when ``ax`` is None."""
+    plt = pyplot()
+    if ax is None:
+        _, ax = plt.subplots()
+    return ax
+
+
+def table_of(data: Any, method: str, *args: Any) -> pd.DataFrame:
+    """``data`` when it is a DataFrame, else ``data.<method>(*args)`` (a :class:`Ratings`)."""
+    if isinstance(data, pd.DataFrame):
+        return data
+    compute = getattr(data, method, None)
+    if compute is None or not callable(compute):
+        raise TypeError(
+            f"expected the DataFrame of `{method}()` or the ratings to compute it from (the "
+            f"result of `df.agree(...)`); got {type(data).__name__}."
+        )
+    table: pd.DataFrame = compute(*args)
+    return table
+
+
+def label_of(key: Hashable) -> str:
+    """A row label for an axis: tuples (MultiIndex rows) joined with " / "."""
+    if isinstance(key, tuple):
+        return " / ".join(str(part) for part in key)
+    return str(key)
+
+
+def labels_of(index: pd.Index) -> list[str]:
+    return [label_of(key) for key in index]
+
+
+def errors(values: Any, low: Any, high: Any) -> np.ndarray[Any, Any]:
+    """Error bar lengths (2, n) from an interval; 0 where it is unknown."""
+    values = np.asarray(values, dtype=np.float64)
+    below = np.nan_to_num(values - np.asarray(low, dtype=np.float64), nan=0.0)
+    above = np.nan_to_num(np.asarray(high, dtype=np.float64) - values, nan=0.0)
+    return np.vstack([np.maximum(below, 0.0), np.maximum(above, 0.0)])

@@ -1,0 +1,50 @@
+"""The documentation site lists every public name (its pages are generated from them)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import pdagree
+from pdagree import datasets, irt, multilabel, plotting
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+MODULES = {"datasets", "multilabel", "plotting", "__version__"}
+
+
+def api_entries() -> set[str]:
+    """The names in the autosummary lists of docs/api/index.rst, qualified by their module."""
+    text = (DOCS / "api" / "index.rst").read_text(encoding="utf-8")
+    entries: set[str] = set()
+    module = "pdagree"
+    listing = False
+    for line in text.splitlines():
+        current = re.match(r"\.\. currentmodule:: (\S+)", line)
+        if current:
+            module = current.group(1)
+        if line.startswith(".. autosummary::"):
+            listing = True
+        elif listing and line and not line.startswith(" "):
+            listing = False
+        elif listing and re.match(r"   \w", line):
+            entries.add(f"{module}.{line.strip()}")
+    return entries
+
+
+@pytest.mark.parametrize(
+    "name",
+    [f"pdagree.{n}" for n in pdagree.__all__ if n not in MODULES]
+    + [f"pdagree.plotting.{n}" for n in plotting.__all__]
+    + [f"pdagree.datasets.{n}" for n in datasets.__all__]
+    + [f"pdagree.multilabel.{n}" for n in multilabel.__all__ if n != "SWEEP"]
+    + [f"pdagree.irt.{n}" for n in irt.__all__],
+)
+def test_api_reference_lists_every_public_name(name: str) -> None:
+    assert name in api_entries()
+
+
+def test_every_notebook_is_on_the_site() -> None:
+    examples = (DOCS / "examples.md").read_text(encoding="utf-8")
+    assert ":glob:" in examples and "notebooks/*" in examples
