@@ -218,7 +218,7 @@ def test_what_needs_annotations_says_so(client: Any) -> None:
         with pytest.raises(AnnotationsNeeded, match=r"ddf.compute\(\).agree"):
             call()
     assert "light" not in ratings.report().index
-    with pytest.raises(TypeError, match="`rank` .* is not read on a Dask frame"):
+    with pytest.raises(TypeError, match=r"`rank` .* is not read on a Dask frame"):
         ddf.agree(item="item", rater="rater", label="label", rank="label")
     cells = pd.DataFrame({"a": [("x", "y"), "x"], "b": ["x", "y"]})
     with dask.config.set({"dataframe.convert-string": False}):  # keep the tuples
