@@ -228,8 +228,8 @@ def _factorize_columns(frame: pd.DataFrame, cols: list[Hashable]) -> tuple[IntAr
         keys = cast(pd.Index, uniq_mi)
         keys.names = cols
         return np.asarray(codes, dtype=np.int64), keys
-    key = np.zeros(len(frame), dtype=np.int64)
-    for codes, size in zip(level_codes[:-1], sizes[:-1], strict=True):
+    key = level_codes[0]
+    for codes, size in zip(level_codes[1:-1], sizes[1:-1], strict=True):
         key = key * size + codes
     total = int(np.prod(np.asarray(sizes, dtype=np.int64)))
     unique_keys, inverse = compact_keys(key, level_codes[-1], sizes[-1], total)

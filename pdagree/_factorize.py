@@ -132,8 +132,8 @@ def compact_keys(
     >>> keys.tolist(), inverse.tolist()
     ([1, 2], [1, 0, 1])
     """
-    key = prefix * n_last + last
-    if _dense(size, key.size):
+    if _dense(size, last.size):
+        key = prefix * n_last + last
         present = np.zeros(size, dtype=bool)
         present[key] = True
         rank = np.cumsum(present, dtype=np.int64) - 1
@@ -145,5 +145,5 @@ def compact_keys(
         rank = np.empty(n_last, dtype=np.int64)
         rank[order] = np.arange(n_last, dtype=np.int64)
         return owner[order] * n_last + order, rank[last]
-    unique_keys, inverse = np.unique(key, return_inverse=True)
+    unique_keys, inverse = np.unique(prefix * n_last + last, return_inverse=True)
     return unique_keys.astype(np.int64), np.asarray(inverse, dtype=np.int64).ravel()

@@ -9,6 +9,9 @@ from ._typing import FloatArray, IntArray
 __all__ = ["segment_sum"]
 
 
+_FEW_COLUMNS = 16
+
+
 def segment_sum(x: FloatArray, group: IntArray, n_groups: int) -> FloatArray:
     """Sum the rows of ``x`` (shape (n, ...)) within groups, giving shape (n_groups, ...).
 
@@ -24,6 +27,11 @@ def segment_sum(x: FloatArray, group: IntArray, n_groups: int) -> FloatArray:
     tail = x.shape[1:]
     width = int(np.prod(tail)) if tail else 1
     flat = x.reshape(len(x), width)
+    if width <= _FEW_COLUMNS:  # one bincount per column: the same sums, no (n, width) key
+        columns = [
+            np.bincount(group, weights=flat[:, j], minlength=n_groups) for j in range(width)
+        ]
+        return np.stack(columns, axis=-1).reshape((n_groups, *tail))
     key = (group[:, None] * width + np.arange(width)).ravel()
     out = np.bincount(key, weights=flat.ravel(), minlength=n_groups * width)
     return out.reshape((n_groups, *tail))

@@ -111,12 +111,11 @@ def fleiss_expected(
     r = _row_sums(nik)
     rated = r >= 1
     n_rated = np.bincount(group, weights=rated.astype(np.float64), minlength=n_groups)
+    inverse = np.where(rated, 1.0 / np.where(rated, r, 1.0), 0.0)
     if n_groups == 1 and nik.ndim == 2:  # one product, no (items, K) temporary
-        inverse = np.where(rated, 1.0 / np.where(rated, r, 1.0), 0.0)
         total = (inverse @ nik)[None, :]
     else:
-        share = np.where(rated[:, None], nik / np.where(rated, r, 1.0)[:, None], 0.0)
-        total = segment_sum(share, group, n_groups)
+        total = segment_sum(nik * inverse[..., None], group, n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
         pi = total / n_rated[:, None]
     expected = np.einsum("gk,kl,gl->g", pi, weights, pi)

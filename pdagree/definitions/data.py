@@ -72,12 +72,18 @@ class RatingData:
         if enc.declared or enc.groups is None:
             return None
         present = np.zeros((enc.n_groups, enc.n_categories), dtype=bool)
-        present[enc.group[enc.item], enc.code] = True
+        present.reshape(-1)[self.annotation_group * enc.n_categories + enc.code] = True
         if enc.secondary is not None:  # secondary labels are the group's labels too
             has = enc.secondary >= 0
             present[enc.group[enc.item[has]], enc.secondary[has]] = True
         present[~present.any(axis=1)] = True  # a group without ratings: nothing to restrict
         return None if bool(present.all()) else present
+
+    @cached_property
+    def annotation_group(self) -> IntArray:
+        """Per annotation (entry), the code of its item's group."""
+        enc = self.enc
+        return enc.group[enc.item]
 
     def subset(self, groups: IntArray, categories: BoolArray) -> tuple[RatingData, IntArray]:
         """The groups ``groups`` alone, with only the categories ``categories``; and the
@@ -200,7 +206,7 @@ class RatingData:
         if enc.raters is None or enc.rater is None:
             return _group_max(self.nik.sum(axis=1), enc.group, enc.n_groups)
         # Distinct (group, rater) pairs: O(annotations), no (G, R, K) tensor needed.
-        key = enc.rater if enc.groups is None else enc.group[enc.item] * enc.n_raters + enc.rater
+        key = enc.rater if enc.groups is None else self.annotation_group * enc.n_raters + enc.rater
         pairs = distinct_keys(key, enc.n_groups * enc.n_raters)
         counts = np.bincount(pairs // enc.n_raters, minlength=enc.n_groups)
         return counts.astype(np.float64)
