@@ -97,6 +97,16 @@ def krippendorff_alpha(frame: pd.DataFrame) -> float:
     )
 
 
+def krippendorff_alpha_text(frame: pd.DataFrame) -> float:
+    """``krippendorff.alpha`` on the string labels themselves, as its docstring shows: a
+    raters x units array of strings, ``"nan"`` for a missing rating."""
+    import krippendorff
+
+    wide = frame.pivot(index="item", columns="rater", values="label")
+    text = wide.astype(object).where(wide.notna(), "nan").to_numpy(dtype=str).T
+    return float(krippendorff.alpha(reliability_data=text, level_of_measurement="nominal"))
+
+
 def _irrcac(frame: pd.DataFrame) -> Any:
     from irrCAC.raw import CAC
 
@@ -168,6 +178,13 @@ CONTENDERS: tuple[Contender, ...] = (
         "alpha",
         krippendorff_alpha,
         "factorize label; pivot; `krippendorff.alpha(level_of_measurement='nominal')`",
+        module="krippendorff",
+    ),
+    Contender(
+        "krippendorff (text)",
+        "alpha",
+        krippendorff_alpha_text,
+        "pivot; the string labels as an array, 'nan' for missing; `krippendorff.alpha(...)`",
         module="krippendorff",
     ),
     Contender(

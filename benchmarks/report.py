@@ -13,7 +13,15 @@ from timing import RTOL, Row
 
 __all__ = ["markdown", "plot", "to_json"]
 
-MAIN_CONTENDERS = ("pdagree", "floor", "statsmodels", "krippendorff", "irrCAC", "nltk")
+MAIN_CONTENDERS = (
+    "pdagree",
+    "floor",
+    "statsmodels",
+    "krippendorff",
+    "krippendorff (text)",
+    "irrCAC",
+    "nltk",
+)
 COEFFICIENT_TITLES = {"fleiss": "Fleiss' kappa", "alpha": "Krippendorff's alpha (nominal)"}
 
 
@@ -262,7 +270,8 @@ def _glance(rows: Sequence[Row]) -> list[str]:
         )
     for peer, coefficient, need in (
         ("statsmodels", "fleiss", 3.0),
-        ("krippendorff", "alpha", 20.0),
+        ("krippendorff (text)", "alpha", 20.0),  # the target: krippendorff on string labels
+        ("krippendorff", "alpha", 20.0),  # the same with the labels turned into codes first
     ):
         peers = [
             r

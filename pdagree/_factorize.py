@@ -47,7 +47,10 @@ def _factorize_range(x: np.ndarray[Any, Any]) -> tuple[IntArray, pd.Index] | Non
     lo, hi = int(x.min()), int(x.max())
     if hi >= 2**63 or not _dense(hi - lo + 1, x.size):
         return None
-    shifted = np.subtract(x, lo, dtype=np.int64)
+    if lo >= 0 and _dense(hi + 1, x.size):  # ids from (near) 0: index by the id itself
+        lo, shifted = 0, x
+    else:
+        shifted = np.subtract(x, lo, dtype=np.int64)
     present = np.zeros(hi - lo + 1, dtype=bool)
     present[shifted] = True
     rank = np.cumsum(present, dtype=np.int64) - 1
