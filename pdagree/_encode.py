@@ -255,12 +255,11 @@ def _check_frame(df: object) -> pd.DataFrame:
 # --------------------------------------------------------------------------- layouts
 
 
-def _encode_wide(
-    df: pd.DataFrame,
-    raters: Sequence[Hashable] | None,
-    categories: Sequence[Hashable] | None,
-    by: list[Hashable],
-) -> Encoded:
+def rater_columns(
+    df: pd.DataFrame, raters: Sequence[Hashable] | None, by: list[Hashable]
+) -> list[Hashable]:
+    """A wide frame's rater columns (``raters``, or every column not in ``by``), checked:
+    present, not grouping keys, unique, at least two. ``df`` may be a Dask frame's meta."""
     cols: list[Hashable]
     if raters is None:
         cols = [c for c in df.columns if c not in by]
@@ -286,6 +285,16 @@ def _encode_wide(
             f"column(s) {_fmt(cols)}. Add raters, or pass `item=`, `rater=`, `label=` if this "
             "is a long frame."
         )
+    return cols
+
+
+def _encode_wide(
+    df: pd.DataFrame,
+    raters: Sequence[Hashable] | None,
+    categories: Sequence[Hashable] | None,
+    by: list[Hashable],
+) -> Encoded:
+    cols = rater_columns(df, raters, by)
     frame = df[cols]
     from_dtype = dtype_categories([frame[c] for c in cols])
     arr = frame.to_numpy(dtype=object) if from_dtype is None else frame.astype(object).to_numpy()

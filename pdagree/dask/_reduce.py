@@ -35,6 +35,7 @@ from .._encode import (
     _group_codes,
     _has_categorical,
     _require_columns,
+    rater_columns,
 )
 from .._labels import DtypeCategories, _fmt, categories_of, dtype_categories, encode_labels
 from .._ranks import check_unique_items, repeated_pairs, split_cells
@@ -428,31 +429,7 @@ def _wide(
     declared: bool,
 ) -> CountData:
     meta = ddf._meta
-    cols: list[Hashable]
-    if raters is None:
-        cols = [c for c in meta.columns if c not in by]
-    else:
-        cols = list(raters)
-        _require_columns(meta, {"raters": cols})
-        overlap = [c for c in cols if c in by]
-        if overlap:
-            raise ValueError(
-                f"`raters` and `by` share columns {_fmt(overlap)}; a column is either a rater "
-                "or a grouping key."
-            )
-    col_index = pd.Index(cols)
-    if col_index.has_duplicates:
-        dup = list(col_index[col_index.duplicated()])
-        raise ValueError(
-            f"rater columns must be unique; {_fmt(dup)} appear more than once. Rename the "
-            "duplicated columns."
-        )
-    if len(cols) < 2:
-        raise ValueError(
-            f"agreement needs at least two raters; the wide frame has {len(cols)} rater "
-            f"column(s) {_fmt(cols)}. Add raters, or pass `item=`, `rater=`, `label=` if this "
-            "is a long frame."
-        )
+    cols = rater_columns(meta, raters, by)
     from_dtype = dtype_categories([_column_meta(ddf, c) for c in cols])
     parts = [dask.delayed(_wide_chunk)(p, cols, by) for p in ddf[[*by, *cols]].to_delayed()]
     chunks: list[dict[str, Any]] = list(dask.compute(*parts))
