@@ -19,6 +19,8 @@ import pandas as pd
 
 __all__ = [
     "CATEGORIES",
+    "STORAGES",
+    "as_storage",
     "grouped_frame",
     "interval_frame",
     "labelled_frame",
@@ -84,6 +86,26 @@ def labelled_frame(
             "label": pd.array(names[codes], dtype="str"),
         }
     )
+
+
+STORAGES = ("pyarrow", "python", "object")
+"""How pandas may hold the text columns: PyArrow-backed ``str`` (pandas 3's default when PyArrow
+is installed), Python-backed ``str`` (pandas 3's default without PyArrow, which pandas does
+not require) and ``object`` (pandas 2's default, or ``dtype=object``)."""
+
+
+def as_storage(frame: pd.DataFrame, storage: str) -> pd.DataFrame:
+    """``frame`` with its ``rater`` and ``label`` text held as ``storage`` (one of
+    :data:`STORAGES`); a missing label stays missing (NaN)."""
+    if storage not in STORAGES:
+        raise ValueError(f"storage must be one of {STORAGES}; got {storage!r}")
+    out = frame.copy()
+    for col in ("rater", "label"):
+        if storage == "object":
+            out[col] = frame[col].astype(object)
+        else:
+            out[col] = frame[col].astype(pd.StringDtype(storage, na_value=np.nan))
+    return out
 
 
 def grouped_frame(

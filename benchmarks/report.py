@@ -190,6 +190,55 @@ def _coefficients_section(rows: Sequence[Row]) -> list[str]:
     ]
 
 
+def _storage_section(rows: Sequence[Row]) -> list[str]:
+    these = [r for r in rows if r.scenario == "storage"]
+    if not these:
+        return []
+    lines = [
+        "### By string storage",
+        "",
+        "The same frames with the `rater` and `label` text held as PyArrow-backed `str` "
+        "(pandas 3's default where PyArrow is installed), Python-backed `str` (its default "
+        "without PyArrow, which neither pandas nor pdagree requires) and `object` (pandas 2's "
+        "default): each is hashed differently, by pdagree, the floor and the peers alike.",
+        "",
+    ]
+    for coefficient, title in COEFFICIENT_TITLES.items():
+        cases: dict[str, dict[str, Row]] = {}
+        for r in these:
+            if r.what == coefficient:
+                cases.setdefault(r.case, {})[r.contender] = r
+        if not cases:
+            continue
+        peer = next(n for n in next(iter(cases.values())) if n not in ("pdagree", "floor"))
+        body = []
+        for case in cases.values():
+            p, f, q = case["pdagree"], case["floor"], case.get(peer)
+            peer_ok = q is not None and q.median is not None
+            body.append(
+                [
+                    str(p.extra.get("storage", "")),
+                    f"{p.missing or 0.0:.0%}",
+                    seconds(p.median),
+                    f"{seconds(f.median)} ({times(p.ratio_floor)})",
+                    f"{seconds(q.median)} ({times(q.ratio)})" if peer_ok and q else "—",
+                    times(q.median / f.median) if peer_ok and q and f.median else "—",
+                ]
+            )
+        header = [
+            "text storage",
+            "missing",
+            "pdagree s",
+            "floor s (pdagree / floor)",
+            f"{peer} s ({peer} / pdagree)",
+            f"{peer} / floor",
+        ]
+        n = next(iter(cases.values()))["pdagree"].n_annotations or 0
+        lines += [f"#### {title}, {n:,} annotations", "", *_table(header, body)]
+        lines += _notes([r for c in cases.values() for r in c.values()])
+    return lines
+
+
 def _interval_section(rows: Sequence[Row]) -> list[str]:
     these = [r for r in rows if r.scenario == "interval"]
     if not these:
@@ -287,6 +336,27 @@ def _glance(rows: Sequence[Row]) -> list[str]:
                 slowest.cpu_ratio,
                 lambda x, need=need: x >= need,
             )
+    at_target = [r for r in rows if r.n_annotations == 10**6]  # the targets' size
+    storage = [r for r in _pick(at_target, "storage", "pdagree") if r.ratio_floor is not None]
+    if storage:
+        worst = max(storage, key=lambda r: r.ratio_floor or 0.0)
+        add(
+            "fleiss and alpha within 1.5x of the floor, any text storage",
+            f"worst of {len(storage)}: {worst.case}",
+            worst.ratio_floor,
+            None,
+            lambda x: x <= 1.5,
+        )
+    text_peer = [r for r in _pick(at_target, "storage", "krippendorff (text)") if r.ratio]
+    if text_peer:
+        slowest = min(text_peer, key=lambda r: r.ratio or 0.0)
+        add(
+            "at least 20x faster than krippendorff (text), any text storage",
+            f"krippendorff (text) / pdagree, {slowest.case.split(', ', 1)[1]}",
+            slowest.ratio,
+            slowest.cpu_ratio,
+            lambda x: x >= 20.0,
+        )
     for r in _pick(rows, "by", "pdagree by="):
         add("`by=` within 2x of the ungrouped call", r.case, r.ratio, r.cpu_ratio,
             lambda x: x <= 2.0)  # fmt: skip
@@ -368,6 +438,7 @@ def markdown(rows: Sequence[Row], meta: dict[str, Any]) -> str:
     lines += ["## Targets", ""]
     lines += _glance(rows)
     lines += _coefficients_section(rows)
+    lines += _storage_section(rows)
     lines += _simple_section(
         rows,
         "by",

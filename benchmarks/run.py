@@ -35,6 +35,7 @@ import pdagree  # noqa: E402  (registers the accessor)
 SCENARIOS: dict[str, Callable[[scenarios.Config, Callable[[str], None]], list[Row]]] = {
     "main": scenarios.main_comparison,
     "coefficients": scenarios.coefficients,
+    "storage": scenarios.string_storage,
     "by": scenarios.by_groups,
     "bootstrap": scenarios.bootstrap,
     "interval": scenarios.interval_alpha,

@@ -22,7 +22,7 @@ import floors
 import numpy as np
 import pandas as pd
 from contenders import COLUMNS, CONTENDERS, Contender
-from data import grouped_frame, interval_frame, labelled_frame
+from data import STORAGES, as_storage, grouped_frame, interval_frame, labelled_frame
 from timing import Entry, Mismatch, Row, agree, measure
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "import_time",
     "interval_alpha",
     "main_comparison",
+    "string_storage",
 ]
 
 HERE = Path(__file__).resolve().parent
@@ -186,6 +187,62 @@ def main_comparison(cfg: Config, log: Log) -> list[Row]:
                 by_name = {**skipped, **{row.contender: row for row in timed}}
                 rows += [by_name[name] for name in names]
             del frame
+    return rows
+
+
+# --------------------------------------------------------------------------- string storage
+
+#: The contenders of the storage scenario: pdagree, the floor, and the peer the target names.
+STORAGE_CONTENDERS = {"fleiss": ("pdagree", "floor", "statsmodels"),
+                      "alpha": ("pdagree", "floor", "krippendorff (text)")}  # fmt: skip
+
+
+def _storage_available(storage: str) -> bool:
+    if storage != "pyarrow":
+        return True
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def string_storage(cfg: Config, log: Log) -> list[Row]:
+    """The main comparison at one size (``coefficients_n``) with the text held in each of
+    pandas' string storages: the same labels, so the same values, other hashing costs."""
+    n = cfg.coefficients_n
+    rows: list[Row] = []
+    for missing in cfg.missing:
+        base = labelled_frame(n, missing=missing, seed=cfg.seed)
+        for storage in (s for s in STORAGES if _storage_available(s)):
+            frame = as_storage(base, storage)
+            for coefficient, names in STORAGE_CONTENDERS.items():
+                case = (
+                    f"{coefficient}, {fmt_n(n)} annotations, {missing:.0%} missing, {storage} text"
+                )
+                fields = {"n_annotations": n, "missing": missing}
+                entries, skipped = [], []
+                for c in CONTENDERS:
+                    if c.coefficient != coefficient or c.name not in names:
+                        continue
+                    reason = c.unavailable() or (c.complete_only if missing > 0 else "")
+                    if reason:
+                        skipped.append(Row("storage", case, c.name, coefficient, note=reason,
+                                           **fields))  # fmt: skip
+                    else:
+                        entries.append(Entry(c.name, partial(c.run, frame)))
+                log(f"storage: {case}: {', '.join(e.name for e in entries)}")
+                cpu: dict[str, list[float]] = {}
+                # More rounds than the main comparison: pdagree and the floor differ by a
+                # few milliseconds here, about as much as one call's page faults vary.
+                times, values, _ = measure(case, entries, cfg.repeats(n) + 4, cpu=cpu)
+                timed = _rows("storage", case, coefficient, times, values, "pdagree", cpu,
+                              **fields)  # fmt: skip
+                for row in [*timed, *skipped]:
+                    row.extra = {"storage": storage}
+                rows += timed + skipped
+            del frame
+        del base
     return rows
 
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, Literal, cast
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from ._contingency import check_counts, contingency_codes
-from ._factorize import compact_keys, factorize_sorted
+from ._factorize import MissingKeyError, factorize_columns
 from ._labels import (
     DtypeCategories,
     categories_of,
@@ -203,43 +203,7 @@ def _group_codes(
                 f"`by` column {col!r} has {n_missing} missing values; fill them or drop "
                 "those rows before grouping."
             )
-    return _factorize_columns(df, by)
-
-
-def _factorize_columns(frame: pd.DataFrame, cols: list[Hashable]) -> tuple[IntArray, pd.Index]:
-    """Codes of the rows' key tuples in sorted order, and the keys (a MultiIndex for several
-    columns). Each column is factorized on its own and the codes combined into one integer
-    key, which is much faster than factorizing tuples."""
-    level_codes: list[IntArray] = []
-    levels: list[pd.Index] = []
-    for col in cols:  # over key columns, not rows
-        try:
-            codes, uniques = factorize_sorted(frame[col])
-        except TypeError:  # mixed types that cannot be ordered: first-seen order
-            codes, uniques = pd.factorize(frame[col], sort=False)
-        level_codes.append(np.asarray(codes, dtype=np.int64))
-        levels.append(pd.Index(uniques, name=col))
-    if len(cols) == 1:
-        return level_codes[0], levels[0]
-    sizes = [max(len(level), 1) for level in levels]
-    if float(np.prod(np.asarray(sizes, dtype=np.float64))) >= 2.0**62:
-        mi = pd.MultiIndex.from_frame(frame[cols])
-        codes, uniq_mi = mi.factorize(sort=True)
-        keys = cast(pd.Index, uniq_mi)
-        keys.names = cols
-        return np.asarray(codes, dtype=np.int64), keys
-    key = level_codes[0]
-    for codes, size in zip(level_codes[1:-1], sizes[1:-1], strict=True):
-        key = key * size + codes
-    total = int(np.prod(np.asarray(sizes, dtype=np.int64)))
-    unique_keys, inverse = compact_keys(key, level_codes[-1], sizes[-1], total)
-    out: list[IntArray] = []
-    rest = unique_keys
-    for size in reversed(sizes):
-        rest, code = np.divmod(rest, size)
-        out.append(code)
-    index = pd.MultiIndex(levels=cast(Any, levels), codes=cast(Any, out[::-1]), names=cols)
-    return inverse, index
+    return factorize_columns(df, by)
 
 
 def _check_frame(df: object) -> pd.DataFrame:
@@ -356,29 +320,33 @@ def _encode_long(
         roles["rank"] = rank
     _require_columns(df, {k: [v] for k, v in roles.items()})
     _check_by_overlap(by, roles)
-    for param, col in (("item", item), ("rater", rater)):
-        n_missing = int(df[col].isna().sum())
-        if n_missing:
-            raise ValueError(
-                f"`{param}` column {col!r} has {n_missing} missing values; every annotation "
-                f"needs its {param}. Fill them or drop those rows."
-            )
     labels = df[label]
-    keep = labels.notna().to_numpy()
+    keep, code, cats, ordered = encode_label_column(
+        labels, categories, dtype_categories([labels]), f"`label` column {label!r}"
+    )
     if not keep.any():
         raise ValueError(
             f"`label` column {label!r} holds no labels: every value is missing. Agreement "
             "needs items rated by at least two raters."
         )
-    sub = df.loc[keep, [*by, item, rater]] if not keep.all() else df[[*by, item, rater]]
-    from_dtype = dtype_categories([labels])
-    code, cats, ordered = encode_label_column(
-        labels, keep, categories, from_dtype, f"`label` column {label!r}"
-    )
-
-    # Item identity is (group keys..., item): items are analysed within their group.
-    item_code, items = _factorize_columns(sub, [*by, item])
-    rater_code, raters = _factorize_columns(sub, [rater])
+    every = bool(keep.all())
+    keys = df[[*by, item, rater]] if every else df.loc[keep, [*by, item, rater]]
+    try:
+        if not every:  # rows without a label still need their item and rater
+            dropped = df.loc[~keep, [item, rater]]
+            for col in (item, rater):
+                if dropped[col].isna().any():
+                    raise MissingKeyError(col)
+        # Item identity is (group keys..., item): items are analysed within their group.
+        item_code, items = factorize_columns(keys, [*by, item], required=[item])
+        rater_code, raters = factorize_columns(keys, [rater], required=[rater])
+    except MissingKeyError as missing:
+        param = "item" if missing.column == item else "rater"
+        n_missing = int(df[missing.column].isna().sum())
+        raise ValueError(
+            f"`{param}` column {missing.column!r} has {n_missing} missing values; every "
+            f"annotation needs its {param}. Fill them or drop those rows."
+        ) from None
     n_raters = len(raters)
     if n_raters < 2:
         raise ValueError(

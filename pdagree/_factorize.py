@@ -7,20 +7,31 @@ annotation exports hold (integer ids, a handful of text labels, millions of rows
 - integer ids whose range is not much larger than their number are compacted with one
   scatter and a cumulative sum over the range (no hash table, no sort);
 - other values are hashed once (``pd.factorize``) and only the *uniques* are sorted;
+- text held as Python strings (pandas' Python-backed string dtype) is hashed from the object
+  array behind it, not through the string array's own ``factorize``, which first copies the
+  values and masks the missing ones;
 - combined integer keys are deduplicated with ``np.bincount`` when their range is small,
   and through the nesting of items in groups otherwise, before falling back to a sort.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Collection, Hashable
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from ._typing import IntArray
 
-__all__ = ["compact_keys", "distinct_keys", "duplicated_keys", "factorize_sorted"]
+__all__ = [
+    "MissingKeyError",
+    "compact_keys",
+    "distinct_keys",
+    "duplicated_keys",
+    "factorize_columns",
+    "factorize_sorted",
+]
 
 #: A range of integer keys up to ``SPAN_FACTOR`` times the number of rows (plus
 #: ``SPAN_SLACK``) is counted densely: its count array costs at most a few times the codes.
@@ -58,6 +69,16 @@ def _factorize_range(x: np.ndarray[Any, Any]) -> tuple[IntArray, pd.Index] | Non
     return rank[shifted], pd.Index(uniques)
 
 
+def _hash_input(values: pd.Series | pd.Index) -> Any:
+    """What ``pd.factorize`` hashes fastest with the same codes: the object array behind
+    Python-backed text (a view, no copy; missing values are NaN or ``pd.NA`` there, both
+    coded -1), else the values themselves."""
+    dtype = values.dtype
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "python":
+        return values.to_numpy(dtype=object)
+    return values
+
+
 def factorize_sorted(values: pd.Series | pd.Index) -> tuple[IntArray, pd.Index]:
     """``pd.factorize(values, sort=True)``: codes (int64, -1 for missing) and the sorted
     uniques as an Index.
@@ -77,16 +98,73 @@ def factorize_sorted(values: pd.Series | pd.Index) -> tuple[IntArray, pd.Index]:
         dense = _factorize_range(x)
         if dense is not None:
             return dense
-    codes, uniques = pd.factorize(values)
+    codes, uniques = pd.factorize(_hash_input(values))
     codes = np.asarray(codes, dtype=np.int64)
     if len(uniques) < 2:
-        return codes, pd.Index(uniques)
+        return codes, pd.Index(uniques, dtype=values.dtype)
     # Sorting only the uniques gives the same order (pandas' safe_sort) as sort=True.
     position, ordered = pd.factorize(uniques, sort=True)
     position = np.asarray(position, dtype=np.int64)
+    keys = pd.Index(ordered, dtype=values.dtype)
     if (codes < 0).any():
-        return np.where(codes >= 0, position[codes], -1), pd.Index(ordered)
-    return position[codes], pd.Index(ordered)
+        return np.where(codes >= 0, position[codes], -1), keys
+    return position[codes], keys
+
+
+class MissingKeyError(ValueError):
+    """A key column that every row needs holds missing values (``column`` names it)."""
+
+    def __init__(self, column: Hashable) -> None:
+        super().__init__(f"column {column!r} has missing values")
+        self.column = column
+
+
+def factorize_columns(
+    frame: pd.DataFrame, cols: list[Hashable], required: Collection[Hashable] = ()
+) -> tuple[IntArray, pd.Index]:
+    """Codes of the rows' key tuples in sorted order, and the keys (a MultiIndex for several
+    columns). Each column is factorized on its own and the codes combined into one integer
+    key, which is much faster than factorizing tuples. A missing value in a column of
+    ``required`` raises :class:`MissingKeyError` (found by the factorization itself, with no
+    pass of its own).
+
+    >>> codes, keys = factorize_columns(pd.DataFrame({"g": ["b", "a", "b"], "i": [1, 1, 2]}),
+    ...                                 ["g", "i"])
+    >>> codes.tolist(), keys.tolist()
+    ([1, 0, 2], [('a', 1), ('b', 1), ('b', 2)])
+    """
+    level_codes: list[IntArray] = []
+    levels: list[pd.Index] = []
+    for col in cols:  # over key columns, not rows
+        try:
+            codes, uniques = factorize_sorted(frame[col])
+        except TypeError:  # mixed types that cannot be ordered: first-seen order
+            codes, uniques = pd.factorize(frame[col], sort=False)
+        if col in required and bool((codes < 0).any()):
+            raise MissingKeyError(col)
+        level_codes.append(np.asarray(codes, dtype=np.int64))
+        levels.append(pd.Index(uniques, name=col))
+    if len(cols) == 1:
+        return level_codes[0], levels[0]
+    sizes = [max(len(level), 1) for level in levels]
+    if float(np.prod(np.asarray(sizes, dtype=np.float64))) >= 2.0**62:
+        mi = pd.MultiIndex.from_frame(frame[cols])
+        mi_codes, uniq_mi = mi.factorize(sort=True)
+        keys = cast(pd.Index, uniq_mi)
+        keys.names = cols
+        return np.asarray(mi_codes, dtype=np.int64), keys
+    key = level_codes[0]
+    for codes, size in zip(level_codes[1:-1], sizes[1:-1], strict=True):
+        key = key * size + codes
+    total = int(np.prod(np.asarray(sizes, dtype=np.int64)))
+    unique_keys, inverse = compact_keys(key, level_codes[-1], sizes[-1], total)
+    out: list[IntArray] = []
+    rest = unique_keys
+    for size in reversed(sizes):
+        rest, code = np.divmod(rest, size)
+        out.append(code)
+    index = pd.MultiIndex(levels=cast(Any, levels), codes=cast(Any, out[::-1]), names=cols)
+    return inverse, index
 
 
 def distinct_keys(key: IntArray, size: int) -> IntArray:

@@ -283,7 +283,7 @@ def _check_hashable(values: np.ndarray[Any, Any], where: str) -> None:
             ) from None
 
 
-def _factorize_labels(values: np.ndarray[Any, Any], where: str) -> tuple[IntArray, pd.Index]:
+def _factorize_labels(values: Any, where: str) -> tuple[IntArray, pd.Index]:
     try:
         codes, uniques = pd.factorize(values)
     except TypeError:
@@ -306,35 +306,50 @@ def encode_labels(
 
 def encode_label_column(
     labels: pd.Series,
-    keep: BoolArray,
     declared: Sequence[Hashable] | None,
     from_dtype: DtypeCategories | None,
     where: str,
-) -> tuple[IntArray, pd.Index, bool]:
-    """:func:`encode_labels` of ``labels.to_numpy(dtype=object)[keep]`` (``keep``: the labels
-    present): the same codes, categories and order, without a Python object per annotation
-    for text, Categorical and numeric columns.
+) -> tuple[BoolArray, IntArray, pd.Index, bool]:
+    """Which labels are present (``keep``), and :func:`encode_labels` of those:
+    ``encode_labels(labels.to_numpy(dtype=object)[keep], ...)``, the same codes, categories
+    and order, with the missing labels found by the one hash pass that codes the others (no
+    ``notna`` pass) and without a Python object per annotation for text, Categorical and
+    numeric columns. With no label present, the codes and categories are empty.
 
-    >>> codes, cats, ordered = encode_label_column(
-    ...     pd.Series([2.5, None, 1.0, 2.5]), np.array([True, False, True, True]), None, None, "x"
+    >>> keep, codes, cats, ordered = encode_label_column(
+    ...     pd.Series([2.5, None, 1.0, 2.5]), None, None, "x"
     ... )
-    >>> codes.tolist(), cats.tolist(), ordered
-    ([1, 0, 1], [1.0, 2.5], True)
+    >>> keep.tolist(), codes.tolist(), cats.tolist(), ordered
+    ([True, False, True, True], [1, 0, 1], [1.0, 2.5], True)
     """
     dtype = labels.dtype
-    every = bool(keep.all())
     if declared is None and from_dtype is None and _plain_numbers(dtype):
         x = labels.to_numpy()
-        numbers = _encode_numbers(x if every else x[keep])
+        keep = ~np.isnan(x) if dtype.kind == "f" else np.ones(len(x), dtype=bool)
+        present = x if bool(keep.all()) else x[keep]
+        numbers = _encode_numbers(present)
         if numbers is not None:
-            return numbers
-    if isinstance(dtype, (pd.StringDtype, pd.CategoricalDtype)):
-        codes, uniques = pd.factorize(labels)  # one hash pass; missing labels get -1
-        local = np.asarray(codes, dtype=np.int64)
+            return (keep, *numbers)
+    is_object = isinstance(dtype, np.dtype) and dtype.kind == "O"
+    if isinstance(dtype, (pd.StringDtype, pd.CategoricalDtype)) or is_object:
+        python_objects = is_object or getattr(dtype, "storage", None) == "python"
+        # Python objects are hashed from the array itself (a view); PyArrow-backed text and
+        # Categoricals through their own factorize (dictionary encoding, the codes).
+        codes, uniques = _factorize_labels(
+            labels.to_numpy(dtype=object) if python_objects else labels, where
+        )
+        keep = codes >= 0
+        if not keep.any():
+            return keep, codes[:0], pd.Index([], dtype=object), False
+        local = codes if bool(keep.all()) else codes[keep]
         # The uniques as the object path has them (Python objects, dtype inferred).
-        labelled = pd.Index(np.asarray(uniques, dtype=object))
-        return _encode_uniques(local if every else local[keep], labelled, declared, from_dtype)
-    return encode_labels(labels.to_numpy(dtype=object)[keep], declared, from_dtype, where)
+        labelled = uniques if is_object else pd.Index(np.asarray(uniques, dtype=object))
+        return (keep, *_encode_uniques(local, labelled, declared, from_dtype))
+    keep = labels.notna().to_numpy()
+    if not keep.any():
+        return keep, np.zeros(0, dtype=np.int64), pd.Index([], dtype=object), False
+    objects = labels.to_numpy(dtype=object)[keep]
+    return (keep, *encode_labels(objects, declared, from_dtype, where))
 
 
 def _plain_numbers(dtype: Any) -> bool:

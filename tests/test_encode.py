@@ -570,6 +570,67 @@ def test_missing_item_or_rater(long: pd.DataFrame, param: str) -> None:
         bad.agree(item="doc", rater="coder", label="tag")
 
 
+@pytest.mark.parametrize("param", ["item", "rater"])
+@pytest.mark.parametrize("where", ["labelled row", "unlabelled row", "both"])
+def test_missing_item_or_rater_wherever_it_is(long: pd.DataFrame, param: str, where: str) -> None:
+    # The missing keys are found by the factorization of the labelled rows and by a look at
+    # the rows without a label: either way the message counts the whole column.
+    column = {"item": "doc", "rater": "coder"}[param]
+    bad = long.astype({column: object, "tag": object})
+    bad.loc[5, "tag"] = None  # a row without a label
+    rows = {"labelled row": [0], "unlabelled row": [5], "both": [0, 5]}[where]
+    bad.loc[rows, column] = None
+    before = bad.copy()
+    with pytest.raises(
+        ValueError, match=rf"`{param}` column '{column}' has {len(rows)} missing values"
+    ):
+        bad.agree(item="doc", rater="coder", label="tag")
+    pd.testing.assert_frame_equal(bad, before)
+
+
+def test_missing_item_within_by_groups(long: pd.DataFrame) -> None:
+    bad = long.assign(g=["a", "a", "b", "b", "a", "a"]).astype({"doc": "float64"})
+    bad.loc[2, "doc"] = np.nan
+    with pytest.raises(ValueError, match=r"`item` column 'doc' has 1 missing values"):
+        bad.agree(item="doc", rater="coder", label="tag", by="g")
+
+
+STORAGES = {
+    "pyarrow str": pd.StringDtype("pyarrow", na_value=np.nan),
+    "python str": pd.StringDtype("python", na_value=np.nan),
+    "python string (pd.NA)": pd.StringDtype("python"),
+    "object": np.dtype(object),
+}
+
+
+@pytest.mark.parametrize("storage", list(STORAGES))
+def test_every_text_storage_gives_the_same_results(storage: str) -> None:
+    # The same labels held by pandas in any of its string storages: the same encoding, so the
+    # same coefficients, breakdowns and labels (each storage takes its own hashing path).
+    pytest.importorskip("pyarrow") if storage.startswith("pyarrow") else None
+    rng = np.random.default_rng(7)
+    n = 400
+    frame = pd.DataFrame(
+        {
+            "item": rng.integers(0, 60, n),
+            "rater": np.array(["ann", "bob", "cy", "dee"], dtype=object)[rng.integers(0, 4, n)],
+            "label": np.array(["neg", "pos", "neu", None], dtype=object)[rng.integers(0, 4, n)],
+        }
+    ).drop_duplicates(["item", "rater"])
+    reference = frame.agree(item="item", rater="rater", label="label")
+    held = frame.astype({"rater": STORAGES[storage], "label": STORAGES[storage]})
+    before = held.copy()
+    ratings = held.agree(item="item", rater="rater", label="label")
+    assert list(ratings.raters) == list(reference.raters)
+    assert list(ratings.categories) == list(reference.categories)
+    pd.testing.assert_frame_equal(ratings.items(), reference.items())
+    for method in ("fleiss", "conger", "gwet", "alpha", "observed", "bennett"):
+        got, want = getattr(ratings, method)(), getattr(reference, method)()
+        assert float(got) == float(want), method
+    pd.testing.assert_frame_equal(ratings.per_category(), reference.per_category())
+    pd.testing.assert_frame_equal(held, before)
+
+
 @pytest.fixture
 def counts() -> pd.DataFrame:
     return pd.DataFrame({"x": [2, 1, 0], "y": [0, 1, 2]})

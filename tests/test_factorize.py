@@ -45,6 +45,11 @@ def test_factorize_sorted_integers(values: list[int], dtype: str, small: bool) -
     _same_index(uniques, pd.Index(want_uniques))
 
 
+# "str" is PyArrow-backed here; pandas without PyArrow gives the Python-backed one, which
+# factorize_sorted hashes from the object array behind it.
+PYTHON_TEXT = pd.StringDtype("python", na_value=np.nan)
+
+
 @pytest.mark.parametrize(
     "values",
     [
@@ -57,7 +62,7 @@ def test_factorize_sorted_integers(values: list[int], dtype: str, small: bool) -
         pd.Categorical(["z", "y", "z"], categories=["z", "y", "x"]),
     ],
 )
-@pytest.mark.parametrize("dtype", [None, "str", "string", object])
+@pytest.mark.parametrize("dtype", [None, "str", "string", PYTHON_TEXT, object])
 def test_factorize_sorted_other_values(values: list[object], dtype: object) -> None:
     try:
         series = pd.Series(values, dtype=dtype)
@@ -110,6 +115,14 @@ def test_compact_keys_nested_items() -> None:
 LABEL_COLUMNS = {
     "text": pd.Series(["neg", "pos", None, "neu", "pos"], dtype="str"),
     "text, python storage": pd.Series(["b", pd.NA, "a", "b"], dtype="string"),
+    "text, python storage, NaN": pd.Series(["b", np.nan, "a", "b"], dtype=PYTHON_TEXT),
+    "text, python storage, all missing": pd.Series([None, None], dtype=PYTHON_TEXT),
+    "object, every kind of missing": pd.Series(
+        ["b", None, np.nan, pd.NA, pd.NaT, float("nan"), "a"], dtype=object
+    ),
+    "object, mixed": pd.Series([1, "a", 2.0, None, 1.0, True], dtype=object),
+    "object, all missing": pd.Series([None, np.nan], dtype=object),
+    "floats, all missing": pd.Series([np.nan, np.nan]),
     "object text": pd.Series(["b", None, "a", "b"], dtype=object),
     "floats": pd.Series([2.5, np.nan, 1.0, 2.5, np.inf, -3.0]),
     "zero first": pd.Series([0.0, -0.0, 1.0, np.nan]),
@@ -133,18 +146,25 @@ LABEL_COLUMNS = {
 @pytest.mark.parametrize("declared", [None, "all"])
 def test_encode_label_column_equals_the_object_path(name: str, declared: str | None) -> None:
     labels = LABEL_COLUMNS[name]
-    keep = labels.notna().to_numpy()
+    before = labels.copy()
+    want_keep = labels.notna().to_numpy()
     categories = None
     if declared == "all":
-        categories = list(pd.unique(labels[keep]))[::-1]
+        categories = list(pd.unique(labels[want_keep]))[::-1]
     from_dtype = dtype_categories([labels])
+    if not want_keep.any():  # nothing to encode: the caller says so
+        keep, codes, cats, _ = encode_label_column(labels, categories, from_dtype, "x")
+        assert not keep.any() and len(codes) == 0 and len(cats) == 0
+        return
     try:
-        want = encode_labels(labels.to_numpy(dtype=object)[keep], categories, from_dtype, "x")
+        want = encode_labels(labels.to_numpy(dtype=object)[want_keep], categories, from_dtype, "x")
     except (TypeError, ValueError) as exc:
         with pytest.raises(type(exc), match=str(exc)[:40].replace("[", r"\[")):
-            encode_label_column(labels, keep, categories, from_dtype, "x")
+            encode_label_column(labels, categories, from_dtype, "x")
         return
-    codes, cats, ordered = encode_label_column(labels, keep, categories, from_dtype, "x")
+    keep, codes, cats, ordered = encode_label_column(labels, categories, from_dtype, "x")
+    pd.testing.assert_series_equal(labels, before)  # the user's column is not modified
+    np.testing.assert_array_equal(keep, want_keep)
     np.testing.assert_array_equal(codes, want[0])
     _same_index(cats, want[1])
     assert [np.signbit(v) for v in cats if isinstance(v, float)] == [
@@ -167,11 +187,12 @@ def test_encode_label_column_equals_the_object_path(name: str, declared: str | N
 )
 def test_encode_label_column_floats(values: list[float | None]) -> None:
     labels = pd.Series(values, dtype="float64")
-    keep = labels.notna().to_numpy()
-    if not keep.any():
+    want_keep = labels.notna().to_numpy()
+    if not want_keep.any():
         return
-    want = encode_labels(labels.to_numpy(dtype=object)[keep], None, None, "x")
-    codes, cats, ordered = encode_label_column(labels, keep, None, None, "x")
+    want = encode_labels(labels.to_numpy(dtype=object)[want_keep], None, None, "x")
+    keep, codes, cats, ordered = encode_label_column(labels, None, None, "x")
+    np.testing.assert_array_equal(keep, want_keep)
     np.testing.assert_array_equal(codes, want[0])
     _same_index(cats, want[1])
     assert [np.signbit(v) for v in cats] == [np.signbit(v) for v in want[1]]

@@ -12,7 +12,7 @@ The cluster computes, in one pass over the partitions (one ``dask.compute`` call
 
 and sends back only those counts. The client then applies pdagree's own rules: labels to
 categories (:func:`~pdagree._labels.encode_labels` on the distinct labels), items and raters
-in the order of the pandas path (:func:`~pdagree._encode._factorize_columns`), and builds a
+in the order of the pandas path (:func:`~pdagree._factorize.factorize_columns`), and builds a
 :class:`~pdagree.dask._data.CountData`: the same definitions, registry and result types then
 finish the job. A wide frame is reduced partition by partition (a row is an item, so no item
 straddles partitions) and combined on the client.
@@ -31,12 +31,12 @@ from .._encode import (
     Encoded,
     _as_list,
     _check_by_overlap,
-    _factorize_columns,
     _group_codes,
     _has_categorical,
     _require_columns,
     rater_columns,
 )
+from .._factorize import factorize_columns
 from .._labels import DtypeCategories, _fmt, categories_of, dtype_categories, encode_labels
 from .._ranks import check_unique_items, repeated_pairs, split_cells
 from .._typing import IntArray
@@ -301,10 +301,10 @@ def _long(
     entry_lookup[where >= 0] = lookup[where[where >= 0]]
     code = _level_codes(nik_index, nik_index.nlevels - 1, entry_lookup)
     item_keys = _level_frame(nik_index.droplevel(-1), [*by, item])
-    item_code, items = _factorize_columns(item_keys, [*by, item])
+    item_code, items = factorize_columns(item_keys, [*by, item])
 
     rater_keys = _level_frame(nck_index.droplevel(-1), [rater])
-    rater_code, rater_index = _factorize_columns(rater_keys, [rater])
+    rater_code, rater_index = factorize_columns(rater_keys, [rater])
     n_raters = len(rater_index)
     if n_raters < 2:
         raise ValueError(

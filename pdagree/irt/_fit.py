@@ -190,14 +190,21 @@ class _Solution:
 
 def _newton(problem: _Problem, nu: FloatArray, max_steps: int) -> _Solution:
     """Newton steps from ``nu`` (halved until the likelihood rises and the thresholds stay
-    ordered) until the decrement is negligible or ``max_steps`` are taken."""
+    ordered) until the decrement is negligible or ``max_steps`` are taken.
+
+    Where the information stops being positive definite after some steps (parameters running
+    off towards a maximum at infinity flatten the likelihood until rounding decides), the
+    last point where it was is returned: its Newton step shows which parameter runs off."""
     loglik, grad = problem.loglik_gradient(nu)
     steps = 0
+    here: _Solution | None = None
     while True:
         hess = problem.hessian(nu)
         try:
             factor = np.linalg.cholesky(-hess)
         except np.linalg.LinAlgError:
+            if here is not None:
+                return here
             return _Solution(nu, loglik, grad, hess, steps, np.inf, np.full_like(nu, np.nan))
         delta = np.linalg.solve(factor.T, np.linalg.solve(factor, grad))
         decrement = float(grad @ delta)
