@@ -202,6 +202,14 @@ def test_segment_sum(data: Data) -> None:
     out3 = _segment.segment_sum(x, data.group, data.n_groups)
     for g in range(data.n_groups):
         close(out3[g], x[data.items_of(g)].sum(axis=0))
+    # One group (no by=) takes a column sum; many columns take the combined-key bincount.
+    one = np.zeros(data.n_items, dtype=np.int64)
+    close(_segment.segment_sum(x, one, 1), x.sum(axis=0)[None])
+    close(_segment.segment_sum(np.zeros((0, 3)), one[:0], 1), np.zeros((1, 3)))
+    wide = np.arange(data.n_items * 20, dtype=np.float64).reshape(data.n_items, 20)
+    out_wide = _segment.segment_sum(wide, data.group, data.n_groups)
+    for g in range(data.n_groups):
+        close(out_wide[g], wide[data.items_of(g)].sum(axis=0))
 
 
 # ------------------------------------------------------------------- agreement kernels
