@@ -81,6 +81,16 @@ def _spread(x: FloatArray, w: FloatArray, segment: IntArray, n_segments: int) ->
     return as_float(np.bincount(segment, weights=w * deviation * deviation, minlength=n_segments))
 
 
+def _spread_all(x: FloatArray, w: FloatArray) -> FloatArray:
+    """:func:`_spread` of one segment holding every value, as a length-1 array."""
+    if x.size == 0:
+        return np.zeros(1)
+    shifted = x - x[0]
+    mean = np.dot(w, shifted) / w.sum()
+    deviation = shifted - mean
+    return np.array([np.dot(w * deviation, deviation)])
+
+
 def interval_alpha_components(
     item: IntArray,
     x: FloatArray,
@@ -111,12 +121,18 @@ def interval_alpha_components(
         per_item = np.where(pairable, 2.0 * total * spread_items / (total - 1.0), 0.0)
     observed = np.bincount(group, weights=per_item, minlength=n_groups)
     pairable_items = np.bincount(group, weights=pairable.astype(np.float64), minlength=n_groups)
-    value_group = group[item]
-    n = np.bincount(value_group, weights=weight, minlength=n_groups)
-    expected = 2.0 * n * _spread(x, weight, value_group, n_groups)
-    highest = np.full(n_groups, -np.inf)
-    lowest = np.full(n_groups, np.inf)
-    np.maximum.at(highest, value_group, x)
-    np.minimum.at(lowest, value_group, x)
+    if n_groups == 1:  # no by=: plain reductions over the values
+        n = np.array([weight.sum()])
+        expected = 2.0 * n * _spread_all(x, weight)
+        highest = np.array([x.max() if x.size else -np.inf])
+        lowest = np.array([x.min() if x.size else np.inf])
+    else:
+        value_group = group[item]
+        n = np.bincount(value_group, weights=weight, minlength=n_groups)
+        expected = 2.0 * n * _spread(x, weight, value_group, n_groups)
+        highest = np.full(n_groups, -np.inf)
+        lowest = np.full(n_groups, np.inf)
+        np.maximum.at(highest, value_group, x)
+        np.minimum.at(lowest, value_group, x)
     top = np.where(n > 0, highest - lowest, 0.0) ** 2
     return _finish(observed, expected, pairable_items, n, top)
