@@ -88,10 +88,17 @@ def labelled_frame(
     )
 
 
-STORAGES = ("pyarrow", "python", "object")
+STORAGES = ("pyarrow", "python", "object", "arrow dtype")
 """How pandas may hold the text columns: PyArrow-backed ``str`` (pandas 3's default when PyArrow
 is installed), Python-backed ``str`` (pandas 3's default without PyArrow, which pandas does
-not require) and ``object`` (pandas 2's default, or ``dtype=object``)."""
+not require), ``object`` (pandas 2's default, or ``dtype=object``) and ``string[pyarrow]``
+(``pd.ArrowDtype``, what ``read_csv(dtype_backend="pyarrow")`` gives)."""
+
+
+def _arrow_text() -> pd.ArrowDtype:
+    import pyarrow as pa
+
+    return pd.ArrowDtype(pa.string())
 
 
 def as_storage(frame: pd.DataFrame, storage: str) -> pd.DataFrame:
@@ -103,6 +110,8 @@ def as_storage(frame: pd.DataFrame, storage: str) -> pd.DataFrame:
     for col in ("rater", "label"):
         if storage == "object":
             out[col] = frame[col].astype(object)
+        elif storage == "arrow dtype":
+            out[col] = frame[col].astype("string[pyarrow]").astype(_arrow_text())
         else:
             out[col] = frame[col].astype(pd.StringDtype(storage, na_value=np.nan))
     return out

@@ -199,8 +199,10 @@ def _storage_section(rows: Sequence[Row]) -> list[str]:
         "",
         "The same frames with the `rater` and `label` text held as PyArrow-backed `str` "
         "(pandas 3's default where PyArrow is installed), Python-backed `str` (its default "
-        "without PyArrow, which neither pandas nor pdagree requires) and `object` (pandas 2's "
-        "default): each is hashed differently, by pdagree, the floor and the peers alike.",
+        "without PyArrow, which neither pandas nor pdagree requires), `object` (pandas 2's "
+        "default) and `string[pyarrow]` (`pd.ArrowDtype`, from "
+        '`read_csv(dtype_backend="pyarrow")`): each is hashed differently, by pdagree, the '
+        "floor and the peers alike.",
         "",
     ]
     for coefficient, title in COEFFICIENT_TITLES.items():

@@ -198,7 +198,7 @@ STORAGE_CONTENDERS = {"fleiss": ("pdagree", "floor", "statsmodels"),
 
 
 def _storage_available(storage: str) -> bool:
-    if storage != "pyarrow":
+    if storage not in ("pyarrow", "arrow dtype"):
         return True
     try:
         import pyarrow  # noqa: F401

@@ -44,11 +44,18 @@ def _dense(span: int, n: int) -> bool:
 
 
 def _integer_values(values: Any) -> np.ndarray[Any, Any] | None:
-    """The values as a NumPy integer array when they are one (no missing values possible)."""
+    """The values as a NumPy integer array when they are integers with no missing value:
+    a NumPy integer dtype, or a nullable one (``Int64``, ``int64[pyarrow]``, as
+    ``read_csv(dtype_backend=...)`` gives) holding no missing value."""
     dtype = getattr(values, "dtype", None)
-    if not isinstance(dtype, np.dtype) or dtype.kind not in "iu" or dtype.itemsize > 8:
+    if isinstance(dtype, np.dtype):
+        return np.asarray(values) if dtype.kind in "iu" and dtype.itemsize <= 8 else None
+    numpy_dtype = getattr(dtype, "numpy_dtype", None)
+    if not isinstance(numpy_dtype, np.dtype) or numpy_dtype.kind not in "iu":
         return None
-    return np.asarray(values)
+    if numpy_dtype.itemsize > 8 or bool(values.isna().any()):
+        return None
+    return np.asarray(values.to_numpy(dtype=numpy_dtype))
 
 
 def _factorize_range(x: np.ndarray[Any, Any]) -> tuple[IntArray, pd.Index] | None:
@@ -97,7 +104,8 @@ def factorize_sorted(values: pd.Series | pd.Index) -> tuple[IntArray, pd.Index]:
     if x is not None:
         dense = _factorize_range(x)
         if dense is not None:
-            return dense
+            codes, uniques = dense
+            return codes, pd.Index(uniques, dtype=values.dtype)
     codes, uniques = pd.factorize(_hash_input(values))
     codes = np.asarray(codes, dtype=np.int64)
     if len(uniques) < 2:

@@ -330,8 +330,15 @@ def encode_label_column(
         numbers = _encode_numbers(present)
         if numbers is not None:
             return (keep, *numbers)
+    nullable = _nullable_integers(dtype)
+    if declared is None and from_dtype is None and nullable is not None:
+        keep = labels.notna().to_numpy()  # a mask: no pass over Python objects
+        present = labels[keep] if not keep.all() else labels
+        numbers = _encode_numbers(present.to_numpy(dtype=nullable))
+        if numbers is not None:
+            return (keep, *numbers)
     is_object = isinstance(dtype, np.dtype) and dtype.kind == "O"
-    if isinstance(dtype, (pd.StringDtype, pd.CategoricalDtype)) or is_object:
+    if isinstance(dtype, (pd.StringDtype, pd.CategoricalDtype)) or is_object or _arrow_text(dtype):
         python_objects = is_object or getattr(dtype, "storage", None) == "python"
         # Python objects are hashed from the array itself (a view); PyArrow-backed text and
         # Categoricals through their own factorize (dictionary encoding, the codes).
@@ -350,6 +357,26 @@ def encode_label_column(
         return keep, np.zeros(0, dtype=np.int64), pd.Index([], dtype=object), False
     objects = labels.to_numpy(dtype=object)[keep]
     return (keep, *encode_labels(objects, declared, from_dtype, where))
+
+
+def _nullable_integers(dtype: Any) -> np.dtype[Any] | None:
+    """The NumPy integer dtype of a nullable integer dtype (``Int64`` and friends, or
+    PyArrow's ``int64[pyarrow]``), else ``None``."""
+    numpy_dtype = getattr(dtype, "numpy_dtype", None)
+    if isinstance(dtype, np.dtype) or not isinstance(numpy_dtype, np.dtype):
+        return None
+    return numpy_dtype if numpy_dtype.kind in "iu" else None
+
+
+def _arrow_text(dtype: Any) -> bool:
+    """PyArrow text as ``read_csv(dtype_backend="pyarrow")`` gives it (``string[pyarrow]``),
+    which its own ``factorize`` dictionary-encodes; checked by name, so that PyArrow is not
+    imported."""
+    return isinstance(dtype, pd.ArrowDtype) and str(dtype.pyarrow_dtype) in (
+        "string",
+        "large_string",
+        "string_view",
+    )
 
 
 def _plain_numbers(dtype: Any) -> bool:

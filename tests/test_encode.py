@@ -631,6 +631,41 @@ def test_every_text_storage_gives_the_same_results(storage: str) -> None:
     pd.testing.assert_frame_equal(held, before)
 
 
+@pytest.mark.parametrize("backend", ["numpy_nullable", "pyarrow"])
+def test_a_csv_read_with_any_dtype_backend_gives_the_same_results(backend: str) -> None:
+    # read_csv(dtype_backend=...) gives Int64 / int64[pyarrow] ids and ratings and
+    # string[pyarrow] text: each takes a fast path of its own, with the same results.
+    import io
+
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(11)
+    n = 300
+    frame = pd.DataFrame(
+        {
+            "item": rng.integers(1000, 1060, n),
+            "rater": np.array(["ann", "bob", "cy"], dtype=object)[rng.integers(0, 3, n)],
+            "label": np.array(["neg", "pos", None], dtype=object)[rng.integers(0, 3, n)],
+            "score": np.array([1.0, 2.0, 5.0, np.nan])[rng.integers(0, 4, n)],
+        }
+    ).drop_duplicates(["item", "rater"])
+    text = frame.to_csv(index=False)
+    plain = pd.read_csv(io.StringIO(text))
+    typed = pd.read_csv(io.StringIO(text), dtype_backend=backend)
+    assert not isinstance(typed["item"].dtype, np.dtype)  # a nullable integer dtype
+    for label in ("label", "score"):
+        want = plain.agree(item="item", rater="rater", label=label)
+        got = typed.agree(item="item", rater="rater", label=label)
+        assert list(got.categories) == list(want.categories)
+        for method in ("fleiss", "alpha", "gwet"):
+            assert float(getattr(got, method)()) == float(getattr(want, method)()), method
+        assert float(got.alpha("interval" if label == "score" else "nominal")) == float(
+            want.alpha("interval" if label == "score" else "nominal")
+        )
+        pd.testing.assert_frame_equal(
+            got.items(), want.items(), check_index_type=False, check_dtype=False
+        )
+
+
 @pytest.fixture
 def counts() -> pd.DataFrame:
     return pd.DataFrame({"x": [2, 1, 0], "y": [0, 1, 2]})

@@ -45,6 +45,18 @@ def test_factorize_sorted_integers(values: list[int], dtype: str, small: bool) -
     _same_index(uniques, pd.Index(want_uniques))
 
 
+@pytest.mark.parametrize("missing", [False, True])
+@pytest.mark.parametrize("dtype", ["Int64", "UInt16", "int64[pyarrow]", "int32[pyarrow]"])
+def test_factorize_sorted_nullable_integers(dtype: str, missing: bool) -> None:
+    # Item ids as read_csv(dtype_backend=...) gives them: the dense path when none is missing.
+    pytest.importorskip("pyarrow")
+    series = pd.Series([30, 10, None if missing else 20, 30, 10], dtype=dtype)
+    codes, uniques = factorize_sorted(series)
+    want_codes, want_uniques = pd.factorize(series, sort=True)
+    np.testing.assert_array_equal(codes, want_codes)
+    _same_index(uniques, pd.Index(want_uniques))
+
+
 # "str" is PyArrow-backed here; pandas without PyArrow gives the Python-backed one, which
 # factorize_sorted hashes from the object array behind it.
 PYTHON_TEXT = pd.StringDtype("python", na_value=np.nan)
@@ -112,7 +124,27 @@ def test_compact_keys_nested_items() -> None:
     np.testing.assert_array_equal(inverse, want_inverse.ravel())
 
 
+try:  # PyArrow comes with the dask extra; the arrow-backed columns need it
+    import pyarrow as pa
+except ImportError:  # pragma: no cover - the dev extra installs it
+    pa = None
+
+ARROW_COLUMNS = (
+    {}
+    if pa is None
+    else {
+        "arrow text": pd.Series(["b", None, "a", "b"], dtype=pd.ArrowDtype(pa.string())),
+        "arrow large text": pd.Series(["b", "a"], dtype=pd.ArrowDtype(pa.large_string())),
+        "arrow integers": pd.Series([3, None, 1, 3], dtype=pd.ArrowDtype(pa.int64())),
+        "arrow floats": pd.Series([0.5, None, 2.0], dtype=pd.ArrowDtype(pa.float64())),
+        "arrow booleans": pd.Series([True, None, False], dtype=pd.ArrowDtype(pa.bool_())),
+    }
+)
+
 LABEL_COLUMNS = {
+    **ARROW_COLUMNS,
+    "nullable integers, none missing": pd.Series([5, 1, 5], dtype="Int64"),
+    "nullable unsigned": pd.Series([2, None, 1], dtype="UInt8"),
     "text": pd.Series(["neg", "pos", None, "neu", "pos"], dtype="str"),
     "text, python storage": pd.Series(["b", pd.NA, "a", "b"], dtype="string"),
     "text, python storage, NaN": pd.Series(["b", np.nan, "a", "b"], dtype=PYTHON_TEXT),

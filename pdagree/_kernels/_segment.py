@@ -28,7 +28,8 @@ def segment_sum(x: FloatArray, group: IntArray, n_groups: int) -> FloatArray:
     width = int(np.prod(tail)) if tail else 1
     flat = x.reshape(len(x), width)
     if n_groups == 1:  # every item in one group (no by=): a column sum
-        return np.einsum("ik->k", flat).reshape((1, *tail))
+        total: FloatArray = np.einsum("ik->k", flat).reshape((1, *tail))
+        return total
     if width <= _FEW_COLUMNS:  # one bincount per column: the same sums, no (n, width) key
         columns = [
             np.bincount(group, weights=flat[:, j], minlength=n_groups) for j in range(width)
