@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ._contingency import check_counts, contingency_codes
-from ._factorize import MissingKeyError, factorize_columns
+from ._factorize import MissingKeyError, distinct_keys, factorize_columns
 from ._labels import (
     DtypeCategories,
     categories_of,
@@ -31,6 +31,7 @@ from ._layout_checks import check_rater_columns, id_column_hint
 from ._ranks import check_rank_layout, check_unique_items, rank_codes, resolve, split_cells
 from ._typing import FloatArray, IntArray
 from ._warnings import PdagreeWarning, warn
+from ._wide import wide_codes
 
 __all__ = ["Encoded", "Layout", "encode"]
 
@@ -261,16 +262,20 @@ def _encode_wide(
     cols = rater_columns(df, raters, by)
     frame = df[cols]
     from_dtype = dtype_categories([frame[c] for c in cols])
-    arr = frame.to_numpy(dtype=object) if from_dtype is None else frame.astype(object).to_numpy()
-    present = ~pd.isna(arr)
-    item, rater = np.nonzero(present)
-    values, item, rater, rank = split_cells(arr[present], item, rater)
+    fast = wide_codes(frame, categories, "a rating cell") if from_dtype is None else None
+    if fast is not None:  # text or numbers: column by column, no Python object per cell
+        item, rater, values, rank = fast.item, fast.rater, fast.code, None
+    else:
+        arr = frame.to_numpy(dtype=object) if from_dtype is None else frame.astype(object)
+        arr = np.asarray(arr)
+        item, rater = np.nonzero(~pd.isna(arr))
+        values, item, rater, rank = split_cells(arr[item, rater], item, rater)
     if values.size == 0:
         raise ValueError(
             "the frame holds no ratings: every rating cell is missing. Agreement needs items "
             "rated by at least two raters."
         )
-    active = np.unique(rater)
+    active = distinct_keys(rater, len(cols))
     if len(active) < 2:
         raise ValueError(
             f"agreement needs at least two raters with ratings; only "
@@ -278,7 +283,11 @@ def _encode_wide(
             "Add ratings from another rater."
         )
     try:
-        code, cats, ordered = encode_labels(values, categories, from_dtype, "a rating cell")
+        code, cats, ordered = (
+            (fast.code, fast.categories, fast.ordered)
+            if fast is not None
+            else encode_labels(values, categories, from_dtype, "a rating cell")
+        )
     except TypeError as exc:  # e.g. text labels and an id column of numbers: say so
         hint = id_column_hint(frame)
         if not hint:

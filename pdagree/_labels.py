@@ -38,6 +38,8 @@ __all__ = [
     "dtype_categories",
     "encode_label_column",
     "encode_labels",
+    "encode_numbers",
+    "encode_uniques",
     "label_numbers",
 ]
 
@@ -301,7 +303,7 @@ def encode_labels(
     """Codes of ``values`` (no missing values among them), the categories, and whether their
     order is declared."""
     local, uniques = _factorize_labels(values, where)
-    return _encode_uniques(local, uniques, declared, from_dtype)
+    return encode_uniques(local, uniques, declared, from_dtype)
 
 
 def encode_label_column(
@@ -327,14 +329,14 @@ def encode_label_column(
         x = labels.to_numpy()
         keep = ~np.isnan(x) if dtype.kind == "f" else np.ones(len(x), dtype=bool)
         present = x if bool(keep.all()) else x[keep]
-        numbers = _encode_numbers(present)
+        numbers = encode_numbers(present)
         if numbers is not None:
             return (keep, *numbers)
     nullable = _nullable_integers(dtype)
     if declared is None and from_dtype is None and nullable is not None:
         keep = labels.notna().to_numpy()  # a mask: no pass over Python objects
         present = labels[keep] if not keep.all() else labels
-        numbers = _encode_numbers(present.to_numpy(dtype=nullable))
+        numbers = encode_numbers(present.to_numpy(dtype=nullable))
         if numbers is not None:
             return (keep, *numbers)
     is_object = isinstance(dtype, np.dtype) and dtype.kind == "O"
@@ -351,7 +353,7 @@ def encode_label_column(
         local = codes if bool(keep.all()) else codes[keep]
         # The uniques as the object path has them (Python objects, dtype inferred).
         labelled = uniques if is_object else pd.Index(np.asarray(uniques, dtype=object))
-        return (keep, *_encode_uniques(local, labelled, declared, from_dtype))
+        return (keep, *encode_uniques(local, labelled, declared, from_dtype))
     keep = labels.notna().to_numpy()
     if not keep.any():
         return keep, np.zeros(0, dtype=np.int64), pd.Index([], dtype=object), False
@@ -384,7 +386,7 @@ def _plain_numbers(dtype: Any) -> bool:
     return isinstance(dtype, np.dtype) and dtype.kind in "iuf"
 
 
-def _encode_numbers(x: np.ndarray[Any, Any]) -> tuple[IntArray, pd.Index, bool] | None:
+def encode_numbers(x: np.ndarray[Any, Any]) -> tuple[IntArray, pd.Index, bool] | None:
     """Codes and categories of numbers, ordered by value (rule 4) with one sort: what
     :func:`encode_labels` gives for them; ``None`` for integers beyond 2**53, which two
     labels might share as one float (the general path says so)."""
@@ -401,7 +403,7 @@ def _encode_numbers(x: np.ndarray[Any, Any]) -> tuple[IntArray, pd.Index, bool] 
     return np.asarray(code, dtype=np.int64).ravel(), cats, True
 
 
-def _encode_uniques(
+def encode_uniques(
     local: IntArray,
     uniques: pd.Index,
     declared: Sequence[Hashable] | None,

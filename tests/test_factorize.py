@@ -8,6 +8,8 @@ types, Categoricals, declared categories).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -314,3 +316,111 @@ def test_unused_categories_ignored_exactly(name: str, seed: int) -> None:
         np.testing.assert_allclose(
             getattr(whole, field), getattr(split, field), rtol=1e-14, atol=1e-15
         )
+
+
+# ----------------------------------------------------------------- wide frames, column-wise
+
+WIDE_TEXT = ["str", PYTHON_TEXT, "string", "string[pyarrow]", object]
+
+
+def _general_wide(frame: pd.DataFrame, declared: list[object] | None) -> tuple[object, ...]:
+    """What the general path of a wide frame gives: the object array, its present cells in
+    row-major order, encode_labels of them."""
+    arr = frame.to_numpy(dtype=object)
+    item, rater = np.nonzero(~pd.isna(arr))
+    code, cats, ordered = encode_labels(arr[item, rater], declared, None, "a rating cell")
+    return item, rater, code, cats, ordered
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.one_of(st.none(), st.sampled_from(["b", "a", "10", "2", "02", "1", "", "é"])),
+            min_size=3,
+            max_size=3,
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    st.sampled_from(WIDE_TEXT),
+    st.sampled_from(["none", "all", "some"]),
+)
+def test_wide_text_codes_equal_the_general_path(
+    rows: list[list[str | None]], dtype: object, declare: str
+) -> None:
+    from pdagree._wide import wide_codes
+
+    frame = pd.DataFrame(rows, columns=["r1", "r2", "r3"]).astype(dtype)
+    present = [v for row in rows for v in row if v is not None]
+    declared = {
+        "none": None,
+        "all": sorted(set(present), reverse=True),
+        "some": sorted(set(present), reverse=True)[1:],  # a label missing: the same error
+    }[declare]
+    try:
+        want = _general_wide(frame, declared)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc), match=re.escape(str(exc))):
+            wide_codes(frame, declared, "a rating cell")
+        return
+    got = wide_codes(frame, declared, "a rating cell")
+    if not present:
+        assert got is None  # no rating: the general path reports it
+        return
+    assert got is not None
+    np.testing.assert_array_equal(got.item, want[0])
+    np.testing.assert_array_equal(got.rater, want[1])
+    np.testing.assert_array_equal(got.code, want[2])
+    _same_index(got.categories, want[3])
+    assert got.ordered == want[4]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.one_of(st.none(), st.sampled_from([0.0, -0.0, 1.0, 2.5, 10.0, -3.0])),
+            min_size=2,
+            max_size=2,
+        ),
+        min_size=1,
+        max_size=12,
+    ),
+    st.sampled_from(["float64", "float32", "int64", "int8", "uint16"]),
+)
+def test_wide_number_codes_equal_the_general_path(
+    rows: list[list[float | None]], dtype: str
+) -> None:
+    from pdagree._wide import wide_codes
+
+    frame = pd.DataFrame(rows, columns=["r1", "r2"], dtype="float64")
+    integers = dtype[0] in "iu"  # integer columns hold no missing value
+    frame = (frame.fillna(1.0).abs() if integers else frame).astype(dtype)
+    if not frame.notna().any().any():
+        return
+    want = _general_wide(frame, None)
+    got = wide_codes(frame, None, "a rating cell")
+    assert got is not None
+    np.testing.assert_array_equal(got.item, want[0])
+    np.testing.assert_array_equal(got.rater, want[1])
+    np.testing.assert_array_equal(got.code, want[2])
+    _same_index(got.categories, want[3])
+    assert [np.signbit(v) for v in got.categories] == [np.signbit(v) for v in want[3]]
+    assert got.ordered == want[4]
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        pd.DataFrame({"a": ["x", "y"], "b": [("x", "y"), "y"]}),  # object: ranked cells
+        pd.DataFrame({"a": ["x", "y"], "b": ["x", 2]}),  # object: text and a number
+        pd.DataFrame({"a": [1, 2], "b": [1.0, 2.0]}),  # mixed numbers: 1 and 1.0
+        pd.DataFrame({"a": [True, False], "b": [True, True]}),  # booleans are labels
+        pd.DataFrame({"a": pd.Categorical(["x"]), "b": pd.Categorical(["y"])}),
+    ],
+)
+def test_wide_codes_leave_other_frames_to_the_general_path(frame: pd.DataFrame) -> None:
+    from pdagree._wide import wide_codes
+
+    assert wide_codes(frame, None, "a rating cell") is None
