@@ -31,6 +31,7 @@ __all__ = [
     "duplicated_keys",
     "factorize_columns",
     "factorize_sorted",
+    "hash_input",
 ]
 
 #: A range of integer keys up to ``SPAN_FACTOR`` times the number of rows (plus
@@ -76,12 +77,14 @@ def _factorize_range(x: np.ndarray[Any, Any]) -> tuple[IntArray, pd.Index] | Non
     return rank[shifted], pd.Index(uniques)
 
 
-def _hash_input(values: pd.Series | pd.Index) -> Any:
+def hash_input(values: pd.Series | pd.Index) -> Any:
     """What ``pd.factorize`` hashes fastest with the same codes: the object array behind
-    Python-backed text (a view, no copy; missing values are NaN or ``pd.NA`` there, both
-    coded -1), else the values themselves."""
+    Python strings (pandas' Python-backed ``str``, or an object column: a view, no copy;
+    missing values are NaN, None or ``pd.NA`` there, all coded -1), else the values."""
     dtype = values.dtype
-    if isinstance(dtype, pd.StringDtype) and dtype.storage == "python":
+    if getattr(dtype, "storage", None) == "python" or (
+        isinstance(dtype, np.dtype) and dtype.kind == "O"
+    ):
         return values.to_numpy(dtype=object)
     return values
 
@@ -106,7 +109,7 @@ def factorize_sorted(values: pd.Series | pd.Index) -> tuple[IntArray, pd.Index]:
         if dense is not None:
             codes, uniques = dense
             return codes, pd.Index(uniques, dtype=values.dtype)
-    codes, uniques = pd.factorize(_hash_input(values))
+    codes, uniques = pd.factorize(hash_input(values))
     codes = np.asarray(codes, dtype=np.int64)
     if len(uniques) < 2:
         return codes, pd.Index(uniques, dtype=values.dtype)

@@ -34,6 +34,7 @@ from ._typing import BoolArray, FloatArray, IntArray
 
 __all__ = [
     "DtypeCategories",
+    "arrow_text",
     "categories_of",
     "dtype_categories",
     "encode_label_column",
@@ -340,7 +341,7 @@ def encode_label_column(
         if numbers is not None:
             return (keep, *numbers)
     is_object = isinstance(dtype, np.dtype) and dtype.kind == "O"
-    if isinstance(dtype, (pd.StringDtype, pd.CategoricalDtype)) or is_object or _arrow_text(dtype):
+    if isinstance(dtype, (pd.StringDtype, pd.CategoricalDtype)) or is_object or arrow_text(dtype):
         python_objects = is_object or getattr(dtype, "storage", None) == "python"
         # Python objects are hashed from the array itself (a view); PyArrow-backed text and
         # Categoricals through their own factorize (dictionary encoding, the codes).
@@ -370,7 +371,7 @@ def _nullable_integers(dtype: Any) -> np.dtype[Any] | None:
     return numpy_dtype if numpy_dtype.kind in "iu" else None
 
 
-def _arrow_text(dtype: Any) -> bool:
+def arrow_text(dtype: Any) -> bool:
     """PyArrow text as ``read_csv(dtype_backend="pyarrow")`` gives it (``string[pyarrow]``),
     which its own ``factorize`` dictionary-encodes; checked by name, so that PyArrow is not
     imported."""

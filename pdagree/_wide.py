@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._labels import encode_numbers, encode_uniques
+from ._factorize import hash_input
+from ._labels import arrow_text, encode_numbers, encode_uniques
 from ._typing import IntArray
 
 __all__ = ["WideCodes", "wide_codes"]
@@ -43,23 +44,11 @@ def _text(column: pd.Series) -> bool:
     """Text: pandas' ``str`` (either storage), ``string[pyarrow]``, or an object column whose
     values are all strings (no tuple of a primary and a secondary label)."""
     dtype = column.dtype
-    if isinstance(dtype, pd.StringDtype):
+    if isinstance(dtype, pd.StringDtype) or arrow_text(dtype):
         return True
-    if isinstance(dtype, pd.ArrowDtype):
-        return str(dtype.pyarrow_dtype) in ("string", "large_string", "string_view")
     is_object = isinstance(dtype, np.dtype) and dtype.kind == "O"
     kind = pd.api.types.infer_dtype(column, skipna=True) if is_object else ""
     return kind in ("string", "empty")  # "empty": every cell missing
-
-
-def _hashable(column: pd.Series) -> Any:
-    """What ``pd.factorize`` hashes fastest: the object array behind Python strings."""
-    dtype = column.dtype
-    if getattr(dtype, "storage", None) == "python" or (
-        isinstance(dtype, np.dtype) and dtype.kind == "O"
-    ):
-        return column.to_numpy(dtype=object)
-    return column
 
 
 def wide_codes(
@@ -105,7 +94,7 @@ def _text_codes(
     first_cell: list[IntArray] = []
     offset = 0
     for j in range(n_cols):  # over rater columns, not rows
-        codes, uniques = pd.factorize(_hashable(frame.iloc[:, j]))
+        codes, uniques = pd.factorize(hash_input(frame.iloc[:, j]))
         codes = np.asarray(codes, dtype=np.int64)
         # Codes appear in first-seen order, so the first row of label k is where the running
         # maximum of the codes reaches k.
