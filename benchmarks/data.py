@@ -25,6 +25,7 @@ __all__ = [
     "interval_frame",
     "labelled_frame",
     "n_items_for",
+    "storage_dtype",
 ]
 
 CATEGORIES = ("negative", "neutral", "positive", "mixed", "off-topic")
@@ -95,26 +96,24 @@ not require), ``object`` (pandas 2's default, or ``dtype=object``) and ``string[
 (``pd.ArrowDtype``, what ``read_csv(dtype_backend="pyarrow")`` gives)."""
 
 
-def _arrow_text() -> pd.ArrowDtype:
-    import pyarrow as pa
+def storage_dtype(storage: str) -> object:
+    """The dtype that holds text as ``storage`` (one of :data:`STORAGES`)."""
+    if storage not in STORAGES:
+        raise ValueError(f"storage must be one of {STORAGES}; got {storage!r}")
+    if storage == "object":
+        return object
+    if storage == "arrow dtype":
+        import pyarrow as pa
 
-    return pd.ArrowDtype(pa.string())
+        return pd.ArrowDtype(pa.string())
+    return pd.StringDtype(storage, na_value=np.nan)
 
 
 def as_storage(frame: pd.DataFrame, storage: str) -> pd.DataFrame:
     """``frame`` with its ``rater`` and ``label`` text held as ``storage`` (one of
-    :data:`STORAGES`); a missing label stays missing (NaN)."""
-    if storage not in STORAGES:
-        raise ValueError(f"storage must be one of {STORAGES}; got {storage!r}")
-    out = frame.copy()
-    for col in ("rater", "label"):
-        if storage == "object":
-            out[col] = frame[col].astype(object)
-        elif storage == "arrow dtype":
-            out[col] = frame[col].astype("string[pyarrow]").astype(_arrow_text())
-        else:
-            out[col] = frame[col].astype(pd.StringDtype(storage, na_value=np.nan))
-    return out
+    :data:`STORAGES`); a missing label stays missing."""
+    dtype = storage_dtype(storage)
+    return frame.astype({"rater": dtype, "label": dtype})
 
 
 def grouped_frame(
