@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -33,7 +33,7 @@ from ._typing import FloatArray, IntArray
 from ._warnings import PdagreeWarning, warn
 from ._wide import wide_codes
 
-__all__ = ["Encoded", "Layout", "encode"]
+__all__ = ["Encoded", "Layout", "encode", "layout_of"]
 
 Layout = Literal["wide", "long", "counts", "contingency"]
 _LAYOUTS = ("wide", "long", "counts", "contingency")
@@ -262,12 +262,13 @@ def _encode_wide(
     cols = rater_columns(df, raters, by)
     frame = df[cols]
     from_dtype = dtype_categories([frame[c] for c in cols])
-    fast = wide_codes(frame, categories, "a rating cell") if from_dtype is None else None
+    fast = wide_codes(frame, categories) if from_dtype is None else None
     if fast is not None:  # text or numbers: column by column, no Python object per cell
         item, rater, values, rank = fast.item, fast.rater, fast.code, None
     else:
-        arr = frame.to_numpy(dtype=object) if from_dtype is None else frame.astype(object)
-        arr = np.asarray(arr)
+        arr = (
+            frame.to_numpy(dtype=object) if from_dtype is None else frame.astype(object).to_numpy()
+        )
         item, rater = np.nonzero(~pd.isna(arr))
         values, item, rater, rank = split_cells(arr[item, rater], item, rater)
     if values.size == 0:
@@ -282,17 +283,16 @@ def _encode_wide(
             f"{_fmt([cols[int(i)] for i in active])} of the rater columns {_fmt(cols)} has any. "
             "Add ratings from another rater."
         )
-    try:
-        code, cats, ordered = (
-            (fast.code, fast.categories, fast.ordered)
-            if fast is not None
-            else encode_labels(values, categories, from_dtype, "a rating cell")
-        )
-    except TypeError as exc:  # e.g. text labels and an id column of numbers: say so
-        hint = id_column_hint(frame)
-        if not hint:
-            raise
-        raise TypeError(f"{exc}{hint}") from None
+    if fast is not None:
+        code, cats, ordered = values, fast.categories, fast.ordered
+    else:
+        try:
+            code, cats, ordered = encode_labels(values, categories, from_dtype, "a rating cell")
+        except TypeError as exc:  # e.g. text labels and an id column of numbers: say so
+            hint = id_column_hint(frame)
+            if not hint:
+                raise
+            raise TypeError(f"{exc}{hint}") from None
     item, rater, code, secondary = resolve(item, rater, code, rank, df.index, pd.Index(cols))
     group, groups = _group_codes(df, by, len(df))
     check_unique_items(df.index, group, groups)
@@ -486,6 +486,24 @@ def encode(
     by_cols = _as_list(by)
     _require_columns(df, {"by": by_cols})
     df = _drop_missing_keys(df, by_cols)
+    layout = layout_of(layout, item, rater, label, raters, categories)
+    declared = categories is not None or _has_categorical(df, layout, label, raters, by_cols)
+    check_rank_layout(rank, layout)
+    encoded = _encode_layout(df, layout, item, rater, label, raters, categories, by_cols, rank)
+    return replace(encoded, declared=declared)
+
+
+def layout_of(
+    layout: str | None,
+    item: Hashable | None,
+    rater: Hashable | None,
+    label: Hashable | None,
+    raters: Sequence[Hashable] | None,
+    categories: Sequence[Hashable] | None,
+) -> Layout:
+    """The layout the arguments of :func:`encode` describe (``"long"`` when ``item``,
+    ``rater`` or ``label`` is given, else ``"wide"``), with the arguments checked against it.
+    The Dask engine checks its arguments here too."""
     if categories is not None and isinstance(categories, (str, bytes)):
         raise TypeError(
             f"`categories` must be a list of categories; got the string {categories!r}. "
@@ -497,14 +515,33 @@ def encode(
         raise ValueError(
             f"`layout` must be one of 'wide', 'long', 'counts', 'contingency'; got {layout!r}."
         )
-    if layout is None:
-        layout = "long" if named else "wide"
-    declared = categories is not None or _has_categorical(df, layout, label, raters, by_cols)
-    check_rank_layout(rank, layout)
-    encoded = _encode_layout(
-        df, layout, item, rater, label, raters, categories, by_cols, named, rank
-    )
-    return replace(encoded, declared=declared)
+    chosen: Layout = cast(Layout, layout) if layout is not None else ("long" if named else "wide")
+    if chosen == "long":
+        if len(named) != 3:
+            missing = [k for k in given if k not in named]
+            raise TypeError(
+                "a long frame needs `item`, `rater` and `label` together; got "
+                f"{', '.join(f'{k}={v!r}' for k, v in named.items()) or 'none of them'}, "
+                f"missing {', '.join(f'`{m}`' for m in missing)}."
+            )
+        if raters is not None:
+            raise TypeError(
+                "`raters` selects columns of a wide frame; it does not apply to a long one."
+            )
+    elif named:
+        raise TypeError(
+            f"`item`, `rater` and `label` describe a long frame; they do not apply to "
+            f"layout={chosen!r}."
+        )
+    elif chosen == "counts" and raters is not None:
+        raise TypeError("`raters` selects columns of a wide frame; a counts table has none.")
+    elif chosen == "contingency" and raters is not None:
+        raise TypeError(
+            "`raters` selects columns of a wide frame; a contingency table names its two "
+            "raters by its index and columns names (table.rename_axis(index=..., "
+            "columns=...))."
+        )
+    return chosen
 
 
 def _has_categorical(
@@ -540,38 +577,13 @@ def _encode_layout(
     raters: Sequence[Hashable] | None,
     categories: Sequence[Hashable] | None,
     by_cols: list[Hashable],
-    named: dict[str, Hashable],
     rank: Hashable | None = None,
 ) -> Encoded:
-    given = {"item": item, "rater": rater, "label": label}
+    """The encoding of ``layout`` (checked by :func:`layout_of`)."""
     if layout == "long":
-        if len(named) != 3:
-            missing = [k for k in given if k not in named]
-            raise TypeError(
-                "a long frame needs `item`, `rater` and `label` together; got "
-                f"{', '.join(f'{k}={v!r}' for k, v in named.items()) or 'none of them'}, "
-                f"missing {', '.join(f'`{m}`' for m in missing)}."
-            )
-        if raters is not None:
-            raise TypeError(
-                "`raters` selects columns of a wide frame; it does not apply to a long one."
-            )
         return _encode_long(df, item, rater, label, categories, by_cols, rank)
-    if named:
-        raise TypeError(
-            f"`item`, `rater` and `label` describe a long frame; they do not apply to "
-            f"layout={layout!r}."
-        )
     if layout == "counts":
-        if raters is not None:
-            raise TypeError("`raters` selects columns of a wide frame; a counts table has none.")
         return _encode_counts(df, categories, by_cols)
     if layout == "contingency":
-        if raters is not None:
-            raise TypeError(
-                "`raters` selects columns of a wide frame; a contingency table names its two "
-                "raters by its index and columns names (table.rename_axis(index=..., "
-                "columns=...))."
-            )
         return _encode_contingency(df, categories)
     return _encode_wide(df, raters, categories, by_cols)

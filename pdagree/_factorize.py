@@ -59,7 +59,9 @@ def _integer_values(values: Any) -> np.ndarray[Any, Any] | None:
     return np.asarray(values.to_numpy(dtype=numpy_dtype))
 
 
-def _factorize_range(x: np.ndarray[Any, Any]) -> tuple[IntArray, pd.Index] | None:
+def _factorize_range(
+    x: np.ndarray[Any, Any],
+) -> tuple[IntArray, np.ndarray[Any, Any]] | None:
     """Sorted codes and uniques of integers spanning a small range, else ``None``."""
     if x.size == 0:
         return None
@@ -73,8 +75,7 @@ def _factorize_range(x: np.ndarray[Any, Any]) -> tuple[IntArray, pd.Index] | Non
     present = np.zeros(hi - lo + 1, dtype=bool)
     present[shifted] = True
     rank = np.cumsum(present, dtype=np.int64) - 1
-    uniques = (np.flatnonzero(present) + lo).astype(x.dtype)
-    return rank[shifted], pd.Index(uniques)
+    return rank[shifted], (np.flatnonzero(present) + lo).astype(x.dtype)
 
 
 def hash_input(values: pd.Series | pd.Index) -> Any:

@@ -5,9 +5,9 @@ columns into one object array (``frame.to_numpy(dtype=object)``), finds the miss
 ``pd.isna`` and encodes the present ones, in row-major order, with
 :func:`~pdagree._labels.encode_labels`: a Python object per cell. Where every rater column is
 text (pandas' ``str`` in either storage, ``string[pyarrow]``, object columns of strings) or
-every one has the same NumPy
-number dtype, :func:`wide_codes` gives exactly the same entries, codes, categories and order
-from one ``pd.factorize`` per column (text) or the numbers themselves, and ``None`` otherwise
+every one has the same NumPy number dtype, :func:`wide_codes` gives exactly the same entries,
+codes, categories and order from one ``pd.factorize`` per column (text) or the numbers
+themselves, and ``None`` otherwise
 (object columns may hold a primary and a secondary label as a tuple; Categoricals declare
 categories; mixed columns would merge ``1`` and ``1.0`` in first-seen order).
 """
@@ -51,22 +51,18 @@ def _text(column: pd.Series) -> bool:
     return kind in ("string", "empty")  # "empty": every cell missing
 
 
-def wide_codes(
-    frame: pd.DataFrame, declared: Sequence[Hashable] | None, where: str
-) -> WideCodes | None:
+def wide_codes(frame: pd.DataFrame, declared: Sequence[Hashable] | None) -> WideCodes | None:
     """The rater columns ``frame`` encoded as the general path encodes them, or ``None``
     where this path does not apply (see the module's docstring).
 
     >>> frame = pd.DataFrame({"a": ["x", "y", None], "b": ["y", "y", "x"]}, dtype="str")
-    >>> codes = wide_codes(frame, None, "a rating cell")
+    >>> codes = wide_codes(frame, None)
     >>> codes.item.tolist(), codes.rater.tolist(), codes.code.tolist(), list(codes.categories)
     ([0, 0, 1, 1, 2], [0, 1, 0, 1, 1], [0, 1, 1, 1, 0], ['x', 'y'])
     """
     dtypes = list(frame.dtypes)
-    if not dtypes:
-        return None
     if all(_text(frame.iloc[:, j]) for j in range(len(dtypes))):
-        return _text_codes(frame, declared, where)
+        return _text_codes(frame, declared)
     first = dtypes[0]
     same_numbers = isinstance(first, np.dtype) and first.kind in "iuf"
     if declared is None and same_numbers and all(d == first for d in dtypes):
@@ -85,9 +81,7 @@ def _number_codes(frame: pd.DataFrame) -> WideCodes | None:
     return WideCodes(item.astype(np.int64), rater.astype(np.int64), code, categories, ordered)
 
 
-def _text_codes(
-    frame: pd.DataFrame, declared: Sequence[Hashable] | None, where: str
-) -> WideCodes | None:
+def _text_codes(frame: pd.DataFrame, declared: Sequence[Hashable] | None) -> WideCodes | None:
     n_rows, n_cols = frame.shape
     local = np.empty((n_rows, n_cols), dtype=np.int64)
     labels: list[np.ndarray[Any, Any]] = []
@@ -98,7 +92,7 @@ def _text_codes(
         codes = np.asarray(codes, dtype=np.int64)
         # Codes appear in first-seen order, so the first row of label k is where the running
         # maximum of the codes reaches k.
-        running = np.maximum.accumulate(codes) if n_rows else codes
+        running = np.maximum.accumulate(codes)
         first_row = np.searchsorted(running, np.arange(len(uniques)), side="left")
         local[:, j] = np.where(codes >= 0, codes + offset, -1)
         labels.append(np.asarray(uniques, dtype=object))

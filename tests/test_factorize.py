@@ -362,9 +362,9 @@ def test_wide_text_codes_equal_the_general_path(
         want = _general_wide(frame, declared)
     except (TypeError, ValueError) as exc:
         with pytest.raises(type(exc), match=re.escape(str(exc))):
-            wide_codes(frame, declared, "a rating cell")
+            wide_codes(frame, declared)
         return
-    got = wide_codes(frame, declared, "a rating cell")
+    got = wide_codes(frame, declared)
     if not present:
         assert got is None  # no rating: the general path reports it
         return
@@ -400,7 +400,7 @@ def test_wide_number_codes_equal_the_general_path(
     if not frame.notna().any().any():
         return
     want = _general_wide(frame, None)
-    got = wide_codes(frame, None, "a rating cell")
+    got = wide_codes(frame, None)
     assert got is not None
     np.testing.assert_array_equal(got.item, want[0])
     np.testing.assert_array_equal(got.rater, want[1])
@@ -423,4 +423,4 @@ def test_wide_number_codes_equal_the_general_path(
 def test_wide_codes_leave_other_frames_to_the_general_path(frame: pd.DataFrame) -> None:
     from pdagree._wide import wide_codes
 
-    assert wide_codes(frame, None, "a rating cell") is None
+    assert wide_codes(frame, None) is None

@@ -70,7 +70,13 @@ def nominal_alpha_components(nik: FloatArray, group: IntArray, n_groups: int) ->
 def _spread(x: FloatArray, w: FloatArray, segment: IntArray, n_segments: int) -> FloatArray:
     """Per segment ``sum w (x - xbar)^2`` with ``xbar`` the weighted mean; the values are
     first shifted by one value of their segment, so equal values give exactly 0 and large
-    offsets do not cancel."""
+    offsets do not cancel. One segment (no ``by=``) takes plain reductions."""
+    if n_segments == 1:
+        if x.size == 0:
+            return np.zeros(1)
+        shifted = x - x[0]
+        deviation = shifted - np.dot(w, shifted) / w.sum()
+        return np.array([np.dot(w * deviation, deviation)])
     reference = np.zeros(n_segments)
     reference[segment] = x
     shifted = x - reference[segment]
@@ -81,14 +87,15 @@ def _spread(x: FloatArray, w: FloatArray, segment: IntArray, n_segments: int) ->
     return as_float(np.bincount(segment, weights=w * deviation * deviation, minlength=n_segments))
 
 
-def _spread_all(x: FloatArray, w: FloatArray) -> FloatArray:
-    """:func:`_spread` of one segment holding every value, as a length-1 array."""
-    if x.size == 0:
-        return np.zeros(1)
-    shifted = x - x[0]
-    mean = np.dot(w, shifted) / w.sum()
-    deviation = shifted - mean
-    return np.array([np.dot(w * deviation, deviation)])
+def _squared_range(x: FloatArray, segment: IntArray, n_segments: int) -> FloatArray:
+    """Per segment ``(max x - min x)^2``, 0 for a segment without values."""
+    if n_segments == 1:
+        return np.array([float(x.max() - x.min()) ** 2 if x.size else 0.0])
+    highest = np.full(n_segments, -np.inf)
+    lowest = np.full(n_segments, np.inf)
+    np.maximum.at(highest, segment, x)
+    np.minimum.at(lowest, segment, x)
+    return np.where(highest >= lowest, highest - lowest, 0.0) ** 2
 
 
 def interval_alpha_components(
@@ -121,18 +128,8 @@ def interval_alpha_components(
         per_item = np.where(pairable, 2.0 * total * spread_items / (total - 1.0), 0.0)
     observed = np.bincount(group, weights=per_item, minlength=n_groups)
     pairable_items = np.bincount(group, weights=pairable.astype(np.float64), minlength=n_groups)
-    if n_groups == 1:  # no by=: plain reductions over the values
-        n = np.array([weight.sum()])
-        expected = 2.0 * n * _spread_all(x, weight)
-        highest = np.array([x.max() if x.size else -np.inf])
-        lowest = np.array([x.min() if x.size else np.inf])
-    else:
-        value_group = group[item]
-        n = np.bincount(value_group, weights=weight, minlength=n_groups)
-        expected = 2.0 * n * _spread(x, weight, value_group, n_groups)
-        highest = np.full(n_groups, -np.inf)
-        lowest = np.full(n_groups, np.inf)
-        np.maximum.at(highest, value_group, x)
-        np.minimum.at(lowest, value_group, x)
-    top = np.where(n > 0, highest - lowest, 0.0) ** 2
+    value_group = group[item]
+    n = np.bincount(value_group, weights=weight, minlength=n_groups)
+    expected = 2.0 * n * _spread(x, weight, value_group, n_groups)
+    top = _squared_range(x, value_group, n_groups)
     return _finish(observed, expected, pairable_items, n, top)

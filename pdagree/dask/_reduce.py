@@ -34,6 +34,7 @@ from .._encode import (
     _group_codes,
     _has_categorical,
     _require_columns,
+    layout_of,
     rater_columns,
 )
 from .._factorize import factorize_columns
@@ -44,8 +45,6 @@ from .._warnings import PdagreeWarning, warn
 from ._data import CountData
 
 __all__ = ["reduce_frame"]
-
-_LAYOUTS = ("wide", "long", "counts", "contingency")
 
 
 def reduce_frame(
@@ -66,45 +65,14 @@ def reduce_frame(
     meta = ddf._meta
     by_cols = _as_list(by)
     _require_columns(meta, {"by": by_cols})
-    if categories is not None and isinstance(categories, (str, bytes)):
-        raise TypeError(
-            f"`categories` must be a list of categories; got the string {categories!r}. "
-            f"Wrap it in a list: categories=[{categories!r}]."
-        )
-    given = {"item": item, "rater": rater, "label": label}
-    named = {k: v for k, v in given.items() if v is not None}
-    if layout is not None and layout not in _LAYOUTS:
-        raise ValueError(
-            f"`layout` must be one of 'wide', 'long', 'counts', 'contingency'; got {layout!r}."
-        )
-    if layout is None:
-        layout = "long" if named else "wide"
-    if layout == "long":
-        if len(named) != 3:
-            missing = [k for k in given if k not in named]
-            raise TypeError(
-                "a long frame needs `item`, `rater` and `label` together; got "
-                f"{', '.join(f'{k}={v!r}' for k, v in named.items()) or 'none of them'}, "
-                f"missing {', '.join(f'`{m}`' for m in missing)}."
-            )
-        if raters is not None:
-            raise TypeError(
-                "`raters` selects columns of a wide frame; it does not apply to a long one."
-            )
-    elif named:
-        raise TypeError(
-            f"`item`, `rater` and `label` describe a long frame; they do not apply to "
-            f"layout={layout!r}."
-        )
+    layout = layout_of(layout, item, rater, label, raters, categories)
     if layout in ("counts", "contingency"):
         raise TypeError(
             f"a {layout} table is already reduced to counts: read it with pandas, "
             f"`ddf.compute().agree(layout={layout!r})`; the Dask engine reads long and wide "
             "frames."
         )
-    declared = categories is not None or _has_categorical(
-        meta, "long" if layout == "long" else "wide", label, raters, by_cols
-    )
+    declared = categories is not None or _has_categorical(meta, layout, label, raters, by_cols)
     if layout == "long":
         return _long(ddf, item, rater, label, categories, by_cols, declared, check_duplicates,
                      split_out)  # fmt: skip
