@@ -16,6 +16,7 @@ from typing import Literal, cast
 import numpy as np
 import pandas as pd
 
+from ._arguments import check_layout_arguments
 from ._contingency import check_counts, contingency_codes
 from ._factorize import MissingKeyError, distinct_keys, factorize_columns
 from ._labels import (
@@ -504,11 +505,7 @@ def layout_of(
     """The layout the arguments of :func:`encode` describe (``"long"`` when ``item``,
     ``rater`` or ``label`` is given, else ``"wide"``), with the arguments checked against it.
     The Dask engine checks its arguments here too."""
-    if categories is not None and isinstance(categories, (str, bytes)):
-        raise TypeError(
-            f"`categories` must be a list of categories; got the string {categories!r}. "
-            f"Wrap it in a list: categories=[{categories!r}]."
-        )
+    check_layout_arguments(raters, categories)
     given = {"item": item, "rater": rater, "label": label}
     named = {k: v for k, v in given.items() if v is not None}
     if layout is not None and layout not in _LAYOUTS:
