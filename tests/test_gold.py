@@ -77,7 +77,9 @@ def test_hand_computed_averages() -> None:
     assert (row["tp"], row["fp"], row["fn"], row["tn"]) == (7, 3, 3, 17)
     assert row["precision"] == row["recall"] == row["f1"] == pytest.approx(0.7, abs=1e-15)
     assert row["specificity"] == pytest.approx(17 / 20, abs=1e-15)
-    assert row["accuracy"] == pytest.approx(24 / 30, abs=1e-15)
+    # Micro accuracy is the share of the 10 items labelled as the reference labels them
+    # (issue 17: it was the pooled one-vs-rest (TP + TN) / n = 24/30 = 1 - 2(1 - 0.7)/3).
+    assert row["accuracy"] == pytest.approx(7 / 10, abs=1e-15)
     assert "fbeta" not in micro.columns
 
 
@@ -254,9 +256,10 @@ def test_against_scikit_learn(seed: int, beta: float) -> None:
         np.testing.assert_array_equal(mine["fp"], confusion[:, 0, 1])
         np.testing.assert_array_equal(mine["fn"], confusion[:, 1, 0])
         np.testing.assert_array_equal(mine["tp"], confusion[:, 1, 1])
-        assert micro.loc[rater, "precision"] == pytest.approx(
-            sklearn_metrics.accuracy_score(y_true, y_pred), rel=1e-12
-        )
+        for column in ("precision", "accuracy"):
+            assert micro.loc[rater, column] == pytest.approx(
+                sklearn_metrics.accuracy_score(y_true, y_pred), rel=1e-12
+            )
 
 
 # --------------------------------------------------------------------------- by=

@@ -84,8 +84,12 @@ def against(
         ``None``: one row per (rater, category). ``"macro"``: one row per rater, each score
         the mean of the categories' scores, skipping those that are undefined (nan).
         ``"micro"``: one row per rater, each score from the counts summed over categories;
-        micro precision, recall and F are then all the share of compared items on which the
-        rater chose the reference's category.
+        micro precision, recall, F and ``accuracy`` are then all the share of compared items
+        on which the rater chose the reference's category (scikit-learn's
+        ``accuracy_score``), and micro ``specificity`` pools the one-vs-rest negatives
+        (``sum TN / sum (TN + FP)``). Per category (``None``), ``accuracy`` is the
+        one-vs-rest ``(TP + TN) / n`` of that category, and ``"macro"`` averages it over the
+        categories: it is not the share of items labelled right (use ``"micro"`` for that).
 
     Returns
     -------
@@ -385,6 +389,11 @@ def _averaged(
     summed = K.OneVsRest(total(cells.tp), total(cells.pred), total(cells.true), total(cells.n))
     if average == "micro":
         scores = K.scores(summed, beta)
+        # Pooled one-vs-rest accuracy would be 1 - 2 (1 - acc) / K: micro accuracy is the
+        # share of compared items labelled as the reference labels them (scikit-learn's
+        # accuracy_score), the pooled TP over the items compared.
+        n = per_rater["n_items"]
+        scores["accuracy"] = as_float(np.where(n > 0, summed.tp / np.where(n > 0, n, 1.0), np.nan))
     else:
         per_category = K.scores(cells, beta)
         scores = {
