@@ -117,11 +117,23 @@ def resolve_method(
     return "analytic" if applies else "bootstrap"
 
 
+MAX_RESAMPLES = 1_000_000
+"""The most bootstrap resamples accepted: the Monte Carlo error of a percentile bound falls
+as 1/sqrt(B), and past 10^6 resamples it is far below the bound's own sampling error while
+the work (resamples x items) can run for hours."""
+
+
 def check_resamples(n_resamples: int) -> int:
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
         raise TypeError(f"`n_resamples` must be an integer; got {n_resamples!r}.")
     if n_resamples < 1:
         raise ValueError(f"`n_resamples` must be at least 1, e.g. 2000; got {n_resamples!r}.")
+    if n_resamples > MAX_RESAMPLES:
+        raise ValueError(
+            f"`n_resamples` must be at most {MAX_RESAMPLES:,}; got {n_resamples!r}, which "
+            "would run for hours. 2,000 to 10,000 resamples give intervals whose Monte Carlo "
+            "error is small beside their width."
+        )
     return int(n_resamples)
 
 

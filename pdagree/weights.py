@@ -106,8 +106,10 @@ def weight_matrix(
     ------
     ValueError
         Unknown scheme; a named scheme other than ``"identity"`` on categories whose order was
-        not declared; a matrix of the wrong shape, not symmetric, with a diagonal other than 1,
-        or with non-finite entries; ``"ratio"`` or ``"bipolar"`` weights where they are undefined.
+        not declared; a named scheme that reads the category values on values that are not
+        finite; a matrix of the wrong shape, not symmetric, with entries outside [0, 1], a
+        diagonal other than 1, or non-finite entries; ``"ratio"`` or ``"bipolar"`` weights
+        where they are undefined.
 
     Examples
     --------
@@ -130,6 +132,12 @@ def weight_matrix(
         if not ordered:
             raise ValueError(undeclared_order_message(f"`weights={weights!r}`", categories))
         x = values if values is not None and weights != "ordinal" else np.arange(1.0, k + 1.0)
+        bad = ~np.isfinite(x)
+        if bad.any():
+            raise ValueError(
+                f"`weights={weights!r}` needs finite category values; got "
+                f"{float(x[bad][0])!r}. Drop those ratings or use weights='ordinal'."
+            )
         if weights == "ratio" and k > 1 and (x.min() < 0 or np.any(x[:, None] + x[None, :] == 0)):
             raise ValueError(
                 "`weights='ratio'` needs positive category values (it divides by their sum); "
@@ -194,6 +202,16 @@ def _user_matrix(weights: Any, categories: pd.Index) -> FloatArray:
             "Conger, Gwet, alpha) only see the symmetric part (W + W.T) / 2 of a matrix, so "
             "pdagree refuses an asymmetric one rather than change it silently (R irrCAC "
             "accepts it). Pass (W + W.T) / 2 if the asymmetry is unintended."
+        )
+    outside = (matrix < 0.0) | (matrix > 1.0)
+    if outside.any():
+        row, col = (int(i[0]) for i in np.nonzero(outside))
+        labels = categories.tolist()
+        raise ValueError(
+            "`weights` must be agreement weights in [0, 1] (1 for full agreement, 0 for none); "
+            f"got w[{labels[row]!r}, {labels[col]!r}] = {float(matrix[row, col])!r}. Weights "
+            "outside [0, 1] give an observed agreement outside [0, 1]. Rescale them, e.g. "
+            "(W - W.min()) / (W.max() - W.min()), or pass distances as `alpha(level=...)`."
         )
     diag = np.diag(matrix)
     if not np.allclose(diag, 1.0, rtol=0.0, atol=1e-12):

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import pdagree  # noqa: F401  (registers the accessor)
+import pdagree
 
 
 @pytest.fixture
@@ -67,3 +67,95 @@ def test_the_dask_engine_refuses_the_same_arguments(ordinal_frame):
         ddf.agree(categories={1, 2, 3}).fleiss()
     with pytest.raises(TypeError, match="`raters` must be a list of column names"):
         ddf.agree(raters="ab").fleiss()
+
+
+# --------------------------------------------------------------------- point 3: one shared item
+
+
+def _one_shared_item() -> pd.DataFrame:
+    # a and b share four items; c shares one item with a (and one with b).
+    return pd.DataFrame(
+        {
+            "a": ["x", "y", "x", "y", "x", None],
+            "b": ["x", "y", "y", "y", None, "x"],
+            "c": [None, None, None, None, "y", "y"],
+        }
+    )
+
+
+def test_pairwise_kappa_of_a_pair_sharing_one_item_is_nan_with_a_warning():
+    ratings = _one_shared_item().agree()
+    with pytest.warns(
+        pdagree.UndefinedStatisticWarning,
+        match=r"2 rater pair\(s\) share a single item \(e\.g\. 'a' and 'c'\); their "
+        r"chance-corrected agreement needs at least 2 items both rated and is nan",
+    ):
+        table = ratings.pairwise()
+    assert np.isnan(table.loc["a", "c"]) and np.isnan(table.loc["c", "b"])
+    # four shared items: A_o = 3/4, A_e = .6 x .4 + .4 x .6 from each rater's marginals
+    assert table.loc["a", "b"] == pytest.approx((0.75 - 0.48) / 0.52, rel=1e-12)
+    with pytest.warns(pdagree.UndefinedStatisticWarning, match="share a single item"):
+        assert np.isnan(ratings.pairwise("scott").loc["a", "c"])  # was -1.0
+    # observed agreement and the counts keep their values, without a warning
+    assert ratings.pairwise("observed").loc["a", "c"] == 0.0
+    assert ratings.pairwise("n_items").loc["a", "c"] == 1
+
+
+def test_light_leaves_out_pairs_sharing_one_item():
+    ratings = _one_shared_item().agree()
+    light = ratings.light()
+    assert light.n_pairs == 1
+    assert float(light) == pytest.approx((0.75 - 0.48) / 0.52, rel=1e-12)  # a-b alone
+
+
+# --------------------------------------------------------------------- point 8: weights
+
+
+def test_custom_weights_outside_zero_one_are_refused(ordinal_frame):
+    # fleiss was -3.69 with A_o = 1.33 from these weights
+    w = np.array([[1.0, 2.0, 0.0], [2.0, 1.0, 0.5], [0.0, 0.5, 1.0]])
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "`weights` must be agreement weights in [0, 1] (1 for full agreement, 0 for none); "
+            "got w[1, 2] = 2.0."
+        ),
+    ):
+        ordinal_frame.agree.fleiss(weights=w)
+    with pytest.raises(ValueError, match=r"got w\[1, 3\] = -0\.5"):
+        ordinal_frame.agree.cohen(weights=np.array([[1, 0, -0.5], [0, 1, 0], [-0.5, 0, 1]]))
+
+
+@pytest.mark.parametrize("scheme", ["linear", "quadratic", "radical", "ratio"])
+def test_named_weights_on_infinite_labels_are_refused(scheme):
+    df = pd.DataFrame({"a": [1.0, 2.0, np.inf, 1.0], "b": [1.0, 2.0, np.inf, 2.0]})
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            f"`weights={scheme!r}` needs finite category values; got inf. Drop those ratings "
+            "or use weights='ordinal'."
+        ),
+    ):
+        df.agree.fleiss(weights=scheme)
+    assert np.isfinite(df.agree.fleiss(weights="ordinal"))
+
+
+# --------------------------------------------------------------------- point 16: bounds
+
+
+def test_irt_quadrature_is_bounded_before_allocating():
+    ratings = pd.DataFrame({"a": [1, 2, 3, 2] * 5, "b": [1, 3, 3, 2] * 5}).agree()
+    with pytest.raises(
+        ValueError, match=r"^`quadrature` must be an integer from 3 to 201; got 1000000\. "
+    ):
+        ratings.irt(quadrature=10**6)
+
+
+def test_n_resamples_is_bounded():
+    kappa = pdagree.datasets.load("fleiss1971").agree.fleiss()
+    with pytest.raises(
+        ValueError, match=r"^`n_resamples` must be at most 1,000,000; got 1000000000000, "
+    ):
+        kappa.confidence_interval(method="bootstrap", n_resamples=10**12)
+    with pytest.raises(ValueError, match=r"^`n_resamples` must be at most 1,000,000"):
+        kappa.standard_error(method="bootstrap", n_resamples=10**7)

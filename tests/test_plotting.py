@@ -265,3 +265,22 @@ def test_against_tables_plot_as_frames() -> None:
         table = wide.agree.against("Annot1", average="macro")
     ax = plotting.coefficients(table.rename(columns={"f1": "value"}))
     assert ticks(ax.get_yticklabels()) == ["Annot2", "Annot3", "Annot4"]
+
+
+def test_pairwise_heatmap_greys_pairs_sharing_few_items() -> None:
+    # a and c share one item: the cell is masked (drawn grey), not coloured like the rest.
+    wide = pd.DataFrame(
+        {
+            "a": ["x", "y", "x", "y", "x", None],
+            "b": ["x", "y", "y", "y", None, "x"],
+            "c": [None, None, None, None, "y", "y"],
+        }
+    )
+    ratings = wide.agree()
+    ax = plotting.pairwise(ratings, method="observed", min_items=2)
+    image = ax.images[0]
+    shown = image.get_array()
+    assert shown.mask[0, 2] and shown.mask[2, 0] and not shown.mask[0, 1]
+    assert image.get_cmap().get_bad()[:3] == pytest.approx(matplotlib.colors.to_rgb("lightgrey"))
+    ax = plotting.pairwise(ratings, method="observed", min_items=1)
+    assert not image.get_array().mask[0, 1] and not ax.images[0].get_array().mask[0, 2]

@@ -14,7 +14,13 @@ from typing import Any, NamedTuple
 from .._typing import FloatArray
 from .data import RatingData
 
-__all__ = ["Components", "Definition", "ItemSums"]
+__all__ = ["MIN_SHARED_ITEMS", "Components", "Definition", "ItemSums"]
+
+
+MIN_SHARED_ITEMS = 2
+"""A rater pair's chance-corrected agreement needs at least this many items both rated: on
+one item, chance agreement is estimated from that item alone (kappa is -1, 0 or undefined
+whatever the raters do). Used by ``pairwise()``, ``light()`` and ``multilabel()``."""
 
 
 @dataclass(frozen=True, eq=False)

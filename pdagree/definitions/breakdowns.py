@@ -15,8 +15,10 @@ import pandas as pd
 
 from .._kernels import agreement as K
 from .._kernels import sparse as KS
+from .._warnings import UndefinedStatisticWarning, warn
+from .base import MIN_SHARED_ITEMS
 from .data import RatingData
-from .kappa import pairs
+from .kappa import pair_kappa
 
 __all__ = ["contingency", "counts", "frequencies", "items", "pairwise", "per_category"]
 
@@ -104,7 +106,11 @@ def pairwise(
     agreement over the items both rated) or ``"n_items"`` (how many items both rated, as
     integers).
     Entries are nan where a pair shares no item or the coefficient is undefined (no
-    warning: the table is a breakdown). With ``by=``, rows are (group, rater).
+    warning: the table is a breakdown), and the chance-corrected ones (``"cohen"``,
+    ``"scott"``) also where a pair shares only one item: chance agreement estimated from one
+    item makes kappa -1, 0 or undefined whatever the raters do. Those pairs are announced by
+    one :class:`~pdagree.UndefinedStatisticWarning` (``"observed"`` and ``"n_items"`` keep
+    their values). With ``by=``, rows are (group, rater).
 
     Examples
     --------
@@ -119,13 +125,15 @@ def pairwise(
             f"`method` must be one of {', '.join(map(repr, methods))}; got {method!r}."
         )
     enc = data.require_raters("pairwise")
-    observed, expected, n_common = pairs(data, pooled=(method == "scott"))
+    kappa, observed, n_common = pair_kappa(data, pooled=(method == "scott"))
     table: np.ndarray[Any, Any]
     if method == "n_items":
         table = n_common.astype(np.int64)  # counts of items: integers
+    elif method == "observed":
+        table = np.where(n_common > 0, observed, np.nan)
     else:
-        value = observed if method == "observed" else K.chance_corrected(observed, expected)
-        table = np.where(n_common > 0, value, np.nan)
+        table = kappa
+        _warn_one_shared_item(data, n_common)
     raters = data.rater_labels
     columns = pd.Index(raters)
     if enc.groups is None:
@@ -134,6 +142,25 @@ def pairwise(
         table.reshape(-1, enc.n_raters),
         index=_cross_index(enc.groups, raters, "rater"),
         columns=columns,
+    )
+
+
+def _warn_one_shared_item(data: RatingData, n_common: np.ndarray[Any, Any]) -> None:
+    """One warning for the rater pairs whose chance-corrected value is nan because they
+    share a single item."""
+    upper = np.triu(np.ones(n_common.shape[1:], dtype=bool), k=1)
+    lone = (n_common == 1) & upper
+    n_lone = int(lone.sum())
+    if not n_lone:
+        return
+    raters = data.rater_labels
+    _, first, second = (int(x[0]) for x in np.nonzero(lone))
+    example = f"{raters[first]!r} and {raters[second]!r}"
+    warn(
+        f"{n_lone} rater pair(s) share a single item (e.g. {example}); their chance-corrected "
+        f"agreement needs at least {MIN_SHARED_ITEMS} items both rated and is nan. "
+        "`pairwise('n_items')` gives each pair's shared items.",
+        UndefinedStatisticWarning,
     )
 
 

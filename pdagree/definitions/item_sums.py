@@ -44,7 +44,7 @@ from .._kernels import spa as KS
 from .._lazy import scipy_sparse as sp
 from .._typing import FloatArray
 from ..levels import metric_for
-from .base import ItemSums
+from .base import MIN_SHARED_ITEMS, ItemSums
 from .data import RatingData
 from .multilabel import DEFAULT_P, check_p
 from .spa import item_weights
@@ -243,7 +243,7 @@ def light_sums(data: RatingData, options: dict[str, Any]) -> ItemSums | None:
         expected = (p[:, first, :] * p[:, second, :]).sum(axis=-1)
         with np.errstate(invalid="ignore", divide="ignore"):
             kappa = K.chance_corrected(agreeing / n_common, expected)
-            usable = (n_common > 0) & ~np.isnan(kappa)
+            usable = (n_common >= MIN_SHARED_ITEMS) & ~np.isnan(kappa)
             value: FloatArray = np.where(usable, kappa, 0.0).sum(axis=1) / usable.sum(axis=1)
         return value
 
@@ -482,7 +482,10 @@ def multilabel_sums(data: RatingData, options: dict[str, Any]) -> ItemSums | Non
         with np.errstate(invalid="ignore", divide="ignore"):
             observed = agreeing / n_common
             expected = (f_a * f_b).sum(axis=-1) / n_common**2
-        value: FloatArray = KM.pair_mean(K.chance_corrected(observed, expected))[0]
+            kappa = np.where(
+                n_common >= MIN_SHARED_ITEMS, K.chance_corrected(observed, expected), np.nan
+            )
+        value: FloatArray = KM.pair_mean(kappa)[0]
         return value
 
     return ItemSums(matrix, finish, row_floats=3 * n_pairs * k)

@@ -17,8 +17,8 @@ import numpy as np
 from .._kernels import agreement as K
 from .._kernels import sparse as KS
 from .._kernels import variance as V
-from .._typing import FloatArray
-from .base import Components
+from .._typing import FloatArray, as_float
+from .base import MIN_SHARED_ITEMS, Components
 from .data import RatingData, Weights
 
 __all__ = [
@@ -212,18 +212,29 @@ def pairs(data: RatingData, pooled: bool) -> tuple[FloatArray, FloatArray, Float
     return K.pair_margin_components(n_common, agree, rows, cols, data.nck, data.identity, pooled)
 
 
+def pair_kappa(data: RatingData, pooled: bool) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Every rater pair's Cohen's kappa (Scott's pi with ``pooled``), ``A_o`` and the items
+    both rated, shapes (G, R, R); the kappa is nan for pairs sharing fewer than
+    ``MIN_SHARED_ITEMS`` (2) items."""
+    a_o, a_e, n_common = pairs(data, pooled)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        kappa = np.where(n_common >= MIN_SHARED_ITEMS, K.chance_corrected(a_o, a_e), np.nan)
+    return as_float(kappa), a_o, n_common
+
+
 def light(data: RatingData) -> Components:
     """Light's kappa: the mean of Cohen's kappa over every pair of raters.
 
-    Pairs with no item rated by both, or whose kappa is undefined, are left out of the
-    mean. The result's ``observed`` and ``expected`` are the means of the pairs' ``A_o`` and
-    ``A_e``; ``n_items`` counts items with two or more ratings.
+    Pairs sharing fewer than two items (whose kappa rests on chance agreement estimated from
+    one item, or on nothing), or whose kappa is undefined, are left out of the mean. The
+    result's ``observed`` and ``expected`` are the means of the pairs' ``A_o`` and ``A_e``;
+    ``n_items`` counts items with two or more ratings; ``n_pairs`` the pairs averaged.
     """
     data.require_raters("light")
     a_o, a_e, n_common = pairs(data, pooled=False)
     kappa = K.chance_corrected(a_o, a_e)
     r = data.enc.n_raters
-    upper = np.triu(np.ones((r, r), dtype=bool), k=1)[None, :, :] & (n_common > 0)
+    upper = np.triu(np.ones((r, r), dtype=bool), k=1)[None, :, :] & (n_common >= MIN_SHARED_ITEMS)
     usable = upper & ~np.isnan(kappa)
     with np.errstate(invalid="ignore", divide="ignore"):
         n_pairs = usable.sum(axis=(1, 2))

@@ -26,7 +26,7 @@ import pandas as pd
 from .._kernels import agreement as K
 from .._kernels import multilabel as KM
 from .._typing import BoolArray, FloatArray, IntArray
-from .base import Components
+from .base import MIN_SHARED_ITEMS, Components
 from .data import RatingData
 
 __all__ = [
@@ -118,9 +118,14 @@ def _sums(
 
 def _pairs(data: RatingData, ps: FloatArray, method: str) -> _Pairs:
     enc = data.enc
-    observed, expected = KM.pair_components(_sums(data, method), ps, enc.n_categories)
+    sums = _sums(data, method)
+    observed, expected = KM.pair_components(sums, ps, enc.n_categories)
     shape = (len(ps), enc.n_groups, enc.n_raters * enc.n_raters)
-    kappa = K.chance_corrected(observed, expected)
+    # As pairwise() and light(): a pair sharing fewer than two items has no kappa.
+    with np.errstate(invalid="ignore", divide="ignore"):
+        kappa = np.where(
+            sums.n_common >= MIN_SHARED_ITEMS, K.chance_corrected(observed, expected), np.nan
+        )
     return _Pairs(observed.reshape(shape), expected.reshape(shape), kappa.reshape(shape))
 
 

@@ -249,9 +249,25 @@ def _diagnosis(problem: _Problem, solution: _Solution) -> str | None:
     return None
 
 
+MAX_QUADRATURE = 201
+"""The most quadrature nodes ``fit`` accepts: Gauss-Hermite rules past a few dozen nodes
+change the likelihood of a normal latent trait by nothing measurable, while the work and the
+memory (patterns x nodes x categories per judge) grow in proportion."""
+
+
 def _check_options(constrained: object, quadrature: object, max_iterations: object) -> None:
     if not isinstance(constrained, (bool, np.bool_)):
         raise TypeError(f"`constrained` must be True or False; got {constrained!r}.")
+    if (
+        isinstance(quadrature, (int, np.integer))
+        and not isinstance(quadrature, (bool, np.bool_))
+        and quadrature > MAX_QUADRATURE
+    ):
+        raise ValueError(
+            f"`quadrature` must be an integer from 3 to {MAX_QUADRATURE}; got {quadrature!r}. "
+            "More nodes change the likelihood by nothing measurable and cost memory in "
+            "proportion (the default, 21, is ltm's)."
+        )
     for name, value, least in (
         ("quadrature", quadrature, 3),
         ("max_iterations", max_iterations, 1),

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..results import Coefficient
-from ._base import axes, errors, labels_of, table_of
+from ._base import axes, errors, labels_of, pyplot, table_of
 from .intervals import coefficient_name
 
 __all__ = ["bias", "frequencies", "pairwise", "per_category"]
@@ -145,6 +145,7 @@ def pairwise(
     cmap: str = "viridis",
     vmin: float | None = None,
     vmax: float | None = 1.0,
+    min_items: int = 2,
     ax: Any = None,
 ) -> Any:
     """The pairwise agreement heatmap: a two-rater coefficient for every pair of raters.
@@ -160,13 +161,18 @@ def pairwise(
         Write each value in its cell (default: with at most 12 raters).
     cmap, vmin, vmax
         The colour map and its range (``vmin`` defaults to the smallest value).
+    min_items : int, default 2
+        With ratings: cells of pairs that share fewer items are greyed out, not coloured
+        like the rest (their value rests on too little; the chance-corrected ones are nan
+        below two shared items anyway). Not applied to ``method="n_items"``.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure's Axes by default.
 
     Returns
     -------
     matplotlib.axes.Axes
-        The image is ``ax.images[0]``; nan cells (pairs that share no item) are blank.
+        The image is ``ax.images[0]`` (a masked array: nan cells, and with ratings the
+        pairs sharing fewer than ``min_items`` items, are masked and drawn grey).
 
     Examples
     --------
@@ -185,7 +191,11 @@ def pairwise(
             "`table.loc[key]`."
         )
     values = table.to_numpy(dtype=np.float64)
-    image = ax.imshow(values, cmap=cmap, vmin=vmin, vmax=vmax)
+    if not isinstance(data, pd.DataFrame) and method != "n_items":
+        shared = table_of(data, "pairwise", "n_items").to_numpy()
+        values = np.where(shared < min_items, np.nan, values)
+    colours = pyplot().get_cmap(cmap).with_extremes(bad="lightgrey")
+    image = ax.imshow(np.ma.masked_invalid(values), cmap=colours, vmin=vmin, vmax=vmax)
     names = labels_of(table.columns)
     ax.set_xticks(np.arange(len(names)), names, rotation=45, ha="right")
     ax.set_yticks(np.arange(len(table.index)), labels_of(table.index))
