@@ -19,6 +19,7 @@ import pandas as pd
 from ._arguments import check_layout_arguments
 from ._contingency import check_counts, contingency_codes
 from ._factorize import MissingKeyError, distinct_keys, factorize_columns
+from ._label_checks import check_label_markers, check_long_labels, check_rater_sharing
 from ._labels import (
     DtypeCategories,
     categories_of,
@@ -312,7 +313,7 @@ def _encode_wide(
         ordered=ordered,
         secondary=secondary,
     )
-    check_rater_columns(enc, [frame[c].dtype for c in cols])
+    check_rater_sharing(enc, check_rater_columns(enc, [frame[c].dtype for c in cols]))
     return enc
 
 
@@ -371,7 +372,7 @@ def _encode_long(
         group, groups = _group_codes(items.to_frame(index=False), by, len(items))
     else:
         group, groups = np.zeros(len(items), dtype=np.int64), None
-    return Encoded(
+    enc = Encoded(
         layout="long",
         items=items,
         raters=raters,
@@ -386,6 +387,8 @@ def _encode_long(
         ordered=ordered,
         secondary=secondary,
     )
+    check_long_labels(enc, label)
+    return enc
 
 
 def _encode_counts(
@@ -491,6 +494,8 @@ def encode(
     declared = categories is not None or _has_categorical(df, layout, label, raters, by_cols)
     check_rank_layout(rank, layout)
     encoded = _encode_layout(df, layout, item, rater, label, raters, categories, by_cols, rank)
+    if not declared:
+        check_label_markers(encoded.categories)
     return replace(encoded, declared=declared)
 
 

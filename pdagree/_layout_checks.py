@@ -68,7 +68,7 @@ def id_column_hint(frame: pd.DataFrame) -> str:
     return ""
 
 
-def check_rater_columns(enc: Encoded, dtypes: Sequence[Any]) -> None:
+def check_rater_columns(enc: Encoded, dtypes: Sequence[Any]) -> list[int]:
     """Warn (:class:`~pdagree._warnings.LayoutWarning`) about rater columns of a wide frame
     that look like something else than ratings.
 
@@ -89,12 +89,14 @@ def check_rater_columns(enc: Encoded, dtypes: Sequence[Any]) -> None:
     A wide frame whose index and rater columns hold the same labels and whose cells are
     whole non-negative numbers looks like two raters' contingency table: a warning says so.
 
-    ``dtypes`` are the rater columns' dtypes, in the order of ``enc.raters``.
+    ``dtypes`` are the rater columns' dtypes, in the order of ``enc.raters``. Returns the
+    positions of the columns announced.
     """
     _check_contingency_like(enc)
     k = enc.n_categories
+    announced: list[int] = []
     if enc.rater is None or enc.raters is None or k < min(MIN_CATEGORIES, ID_SHARE * MIN_ROWS):
-        return
+        return announced
     n_raters = enc.n_raters
     rated = np.bincount(enc.rater, minlength=n_raters)
     pairs = np.unique(enc.rater * k + enc.code)
@@ -112,6 +114,7 @@ def check_rater_columns(enc: Encoded, dtypes: Sequence[Any]) -> None:
         if _continuous(dtypes[j], used):
             continue
         col = enc.raters[j]
+        announced.append(j)
         if is_id:
             warn(
                 f"rater column {col!r} holds a different label in {d} of its {n} rated rows, "
@@ -128,6 +131,7 @@ def check_rater_columns(enc: Encoded, dtypes: Sequence[Any]) -> None:
                 "floats.",
                 LayoutWarning,
             )
+    return announced
 
 
 def _check_contingency_like(enc: Encoded) -> None:

@@ -159,3 +159,105 @@ def test_n_resamples_is_bounded():
         kappa.confidence_interval(method="bootstrap", n_resamples=10**12)
     with pytest.raises(ValueError, match=r"^`n_resamples` must be at most 1,000,000"):
         kappa.standard_error(method="bootstrap", n_resamples=10**7)
+
+
+# --------------------------------------------------------------------- point 2: NA markers
+
+
+@pytest.mark.parametrize("marker", ["", "  ", "N/A", "NA", "n/a", "null", "NULL", "nan", "None"])
+def test_missing_value_markers_read_as_labels_are_announced(marker):
+    # cohen was 0.077 instead of 1.0 on this frame: the marker counted as a category.
+    df = pd.DataFrame(
+        {"a": ["x", "y", marker, "x", "y", "x"], "b": ["x", "y", "x", marker, "y", "x"]}
+    )
+    with pytest.warns(
+        pdagree.LayoutWarning,
+        match=re.escape(f"the labels [{marker!r}] look like missing values but are counted"),
+    ):
+        ratings = df.agree()
+    assert marker in list(ratings.categories)  # the value is left alone
+    # declared categories are the user's: no warning
+    assert df.agree(categories=["x", "y", marker]).n_categories == 3
+
+
+def test_missing_value_markers_in_a_long_frame_are_announced():
+    long = pd.DataFrame(
+        {"item": [1, 1, 2, 2], "coder": ["p", "q", "p", "q"], "tag": ["x", "N/A", "y", "y"]}
+    )
+    with pytest.warns(pdagree.LayoutWarning, match=r"the labels \['N/A'\] look like missing"):
+        long.agree(item="item", rater="coder", label="tag")
+
+
+def test_labels_that_differ_only_by_unicode_normalisation_are_announced():
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    df = pd.DataFrame({"a": [nfc, "tea", nfc, "tea"], "b": [nfd, "tea", nfd, "tea"]})
+    with pytest.warns(
+        pdagree.LayoutWarning,
+        match=r"1 label\(s\) differ from another only by their Unicode normalisation, e\.g\. "
+        r".*'0x301'.*Normalise the labels first",
+    ):
+        ratings = df.agree()
+    assert ratings.n_categories == 3
+
+
+def test_ordinary_text_labels_are_not_announced():
+    df = pd.DataFrame({"a": ["Nan", "naan", "x"], "b": ["Nan", "naan", "x"]})
+    df.agree()  # 'Nan' (a name) is not one of read_csv's markers; filterwarnings=error
+
+
+# --------------------------------------------------------------------- point 1: extra columns
+
+
+def _rated(seed: int = 0, n: int = 300) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(1, 6, n)
+    noisy = lambda: np.clip(truth + rng.integers(-1, 2, n), 1, 5)  # noqa: E731
+    return pd.DataFrame({"r1": noisy(), "r2": noisy(), "r3": noisy()})
+
+
+def test_a_float_metadata_column_beside_rating_columns_is_announced():
+    df = _rated().assign(seconds_spent=np.random.default_rng(1).gamma(3.0, 10.0, 300))
+    with pytest.warns(
+        pdagree.LayoutWarning,
+        match=r"rater column\(s\) \['seconds_spent'\] share almost no label with the other "
+        r"rater columns \(e\.g\. 'seconds_spent': 0 of 300 ratings\)",
+    ):
+        df.agree.fleiss()
+    df.agree(raters=["r1", "r2", "r3"]).fleiss()  # no warning once raters= says which
+
+
+def test_a_long_frames_columns_passed_as_wide_are_announced():
+    rng = np.random.default_rng(2)
+    long = pd.DataFrame(
+        {"coder": rng.choice(["ann", "bob", "cy"], 300), "tag": rng.choice(["x", "y"], 300)}
+    )
+    with pytest.warns(
+        pdagree.LayoutWarning,
+        match=r"the rater columns \['coder', 'tag'\] share almost no label with each other",
+    ):
+        long[["coder", "tag"]].agree.fleiss()
+
+
+def test_continuous_ratings_and_ordinary_ratings_are_not_announced():
+    _rated().agree.fleiss()
+    rng = np.random.default_rng(3)
+    truth = rng.normal(size=300)
+    continuous = pd.DataFrame({f"r{j}": truth + rng.normal(0, 0.1, 300) for j in range(3)})
+    continuous.agree.alpha(level="interval")
+
+
+# --------------------------------------------------------------------- point 6: id-like labels
+
+
+def test_a_long_frames_id_like_label_column_is_announced():
+    long = pd.DataFrame(
+        {
+            "item": np.repeat(np.arange(30), 2),
+            "coder": ["p", "q"] * 30,
+            "uid": [f"u{i}" for i in range(60)],
+        }
+    )
+    with pytest.warns(
+        pdagree.LayoutWarning, match=r"`label` column 'uid' holds 60 distinct labels in 60 "
+    ):
+        long.agree(item="item", rater="coder", label="uid")
