@@ -17,7 +17,7 @@ import pandas as pd
 
 from . import inference
 from ._typing import FloatArray
-from ._warnings import warn
+from ._warnings import PdagreeWarning, warn
 from .definitions import Components, RatingData, compute, get
 from .results import Coefficient, result_frame
 
@@ -70,14 +70,59 @@ INFERENCE_NOTE = """
 """
 
 
+#: Continuous ratings: at least this many distinct values, ...
+CONTINUOUS_CATEGORIES = 20
+#: ... that are numbers not all whole, each used fewer than this many times on average.
+CONTINUOUS_USES = 2.0
+
+
+def nominal_on_continuous(data: RatingData, arguments: dict[str, Any]) -> bool:
+    """Whether a nominal reading (no weights, or identity weights, and no level beyond
+    ``"nominal"``) of ``data`` would treat continuous numbers as categories: at least
+    ``CONTINUOUS_CATEGORIES`` distinct values, not all whole, used fewer than
+    ``CONTINUOUS_USES`` times each on average (so two values agree only when equal)."""
+    weights, level = arguments.get("weights"), arguments.get("level")
+    if not (weights is None or (isinstance(weights, str) and weights == "identity")):
+        return False
+    if not (level is None or (isinstance(level, str) and level == "nominal")):
+        return False
+    enc = data.enc
+    k = enc.n_categories
+    if k < CONTINUOUS_CATEGORIES or k * CONTINUOUS_USES <= float(enc.weight.sum()):
+        return False
+    values = enc.values
+    return values is not None and bool((values != np.round(values)).any())
+
+
+def warn_nominal_on_continuous(data: RatingData, names: list[str]) -> None:
+    """One warning that coefficients ``names`` read continuous ratings as categories."""
+    shown = ", ".join(f"`{name}`" for name in names)
+    warn(
+        f"{shown} treat each of the {data.enc.n_categories} distinct values of these "
+        "continuous ratings as a category of its own, so two ratings agree only when they are "
+        "equal and the value says little. For numbers on a continuous scale use "
+        "alpha(level='interval') (or a weighted coefficient, weights='quadratic').",
+        PdagreeWarning,
+    )
+
+
 def coefficient(
-    data: RatingData, name: str, arguments: dict[str, Any], options: dict[str, Any]
+    data: RatingData,
+    name: str,
+    arguments: dict[str, Any],
+    options: dict[str, Any],
+    *,
+    check_labels: bool = True,
 ) -> Result:
     """Coefficient ``name`` of ``data`` with its ``arguments``, labelled; with the inference
-    ``options`` (:data:`INFERENCE_DEFAULTS`) checked before anything is computed."""
+    ``options`` (:data:`INFERENCE_DEFAULTS`) checked before anything is computed.
+    ``check_labels``: warn when a nominal coefficient reads continuous numbers
+    (:func:`nominal_on_continuous`); the report warns once for all its coefficients."""
     unknown = sorted(set(options) - set(INFERENCE_DEFAULTS))
     if unknown:
         raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
+    if check_labels and nominal_on_continuous(data, arguments):
+        warn_nominal_on_continuous(data, [name])
     chosen = {**INFERENCE_DEFAULTS, **options}
     level = chosen.pop("confidence_level")
     inference.check_options(

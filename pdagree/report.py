@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from .definitions import REGISTRY, Definition, RatingData
-from .evaluate import coefficient
+from .evaluate import coefficient, nominal_on_continuous, warn_nominal_on_continuous
 from .inference import check_confidence_level
 from .results import Coefficient
 
@@ -84,7 +84,18 @@ def report(
         )
     columns = list(REPORT_COLUMNS)
     frames = []
-    for definition in _selected(data, coefficients):
+    selected = _selected(data, coefficients)
+    nominal = [
+        d.name
+        for d in selected
+        if nominal_on_continuous(
+            data,
+            {"weights": weights if d.weights else None, "level": level if d.levels else None},
+        )
+    ]
+    if nominal:
+        warn_nominal_on_continuous(data, nominal)
+    for definition in selected:
         arguments: dict[str, Any] = {}
         if weights is not None and definition.weights:
             arguments["weights"] = weights
@@ -98,7 +109,7 @@ def report(
                 "n_resamples": n_resamples,
                 "rng": rng,
             }
-        result = coefficient(data, definition.name, arguments, options)
+        result = coefficient(data, definition.name, arguments, options, check_labels=False)
         if isinstance(result, Coefficient):
             sub = result.to_frame()
         else:

@@ -261,3 +261,38 @@ def test_a_long_frames_id_like_label_column_is_announced():
         pdagree.LayoutWarning, match=r"`label` column 'uid' holds 60 distinct labels in 60 "
     ):
         long.agree(item="item", rater="coder", label="uid")
+
+
+# --------------------------------------------------------------------- point 6: continuous
+
+
+def _continuous_frame() -> pd.DataFrame:
+    rng = np.random.default_rng(4)
+    truth = rng.normal(size=100)
+    return pd.DataFrame({f"r{j}": truth + rng.normal(0, 0.2, 100) for j in range(3)})
+
+
+@pytest.mark.parametrize("method", ["fleiss", "observed", "gwet", "alpha"])
+def test_nominal_coefficients_on_continuous_floats_are_announced(method):
+    # fleiss gave -0.0034 on these ratings with no word: every value its own category.
+    df = _continuous_frame()
+    with pytest.warns(
+        pdagree.PdagreeWarning,
+        match=rf"`{method}` treat each of the 300 distinct values of these continuous ratings "
+        r"as a category of its own.*use alpha\(level='interval'\)",
+    ):
+        getattr(df.agree, method)()
+
+
+def test_continuous_floats_under_a_metric_are_not_announced():
+    df = _continuous_frame()
+    df.agree.alpha(level="interval")
+    df.agree.alpha(level="ratio") if (df > 0).all().all() else None
+    df.agree.fleiss(weights="quadratic")
+
+
+def test_report_on_continuous_floats_warns_once():
+    with pytest.warns(pdagree.PdagreeWarning) as record:
+        _continuous_frame().agree.report()
+    continuous = [w for w in record if "continuous ratings" in str(w.message)]
+    assert len(continuous) == 1 and "`fleiss`" in str(continuous[0].message)
