@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["check_layout_arguments"]
+__all__ = ["as_list", "check_layout_arguments"]
 
 
 def _missing(value: Any) -> bool:
@@ -66,3 +66,17 @@ def check_layout_arguments(
             f"`raters` must be a list of column names; got the string {raters!r}, which would "
             f"be read as one column per character. Wrap it in a list: raters=[{raters!r}]."
         )
+
+
+def as_list(
+    by: Hashable | Sequence[Hashable] | None, columns: pd.Index | None = None
+) -> list[Hashable]:
+    """``by`` as a list of column names: a list (or a tuple) lists several, except that a
+    tuple which is a column of MultiIndex ``columns`` names that one column."""
+    if by is None:
+        return []
+    if isinstance(by, tuple) and isinstance(columns, pd.MultiIndex) and by in columns:
+        return [by]
+    if isinstance(by, (list, tuple)):
+        return list(by)
+    return [by]

@@ -16,6 +16,7 @@ from typing import Literal, cast
 import numpy as np
 import pandas as pd
 
+from ._arguments import as_list as _as_list
 from ._arguments import check_layout_arguments
 from ._contingency import check_counts, contingency_codes
 from ._factorize import MissingKeyError, distinct_keys, factorize_columns
@@ -29,7 +30,7 @@ from ._labels import (
     label_numbers,
 )
 from ._labels import _fmt as _fmt
-from ._layout_checks import check_rater_columns, id_column_hint
+from ._layout_checks import check_rater_columns, id_column_hint, mixed_kinds_hint
 from ._ranks import check_rank_layout, check_unique_items, rank_codes, resolve, split_cells
 from ._typing import FloatArray, IntArray
 from ._warnings import PdagreeWarning, warn
@@ -128,14 +129,6 @@ class Encoded:
 # --------------------------------------------------------------------------- helpers
 
 
-def _as_list(by: Hashable | Sequence[Hashable] | None) -> list[Hashable]:
-    if by is None:
-        return []
-    if isinstance(by, (list, tuple)):
-        return list(by)
-    return [by]
-
-
 def _require_columns(df: pd.DataFrame, names: dict[str, list[Hashable]]) -> None:
     """Each name is one column of the frame: present, and not repeated."""
     for param, cols in names.items():
@@ -146,6 +139,15 @@ def _require_columns(df: pd.DataFrame, names: dict[str, list[Hashable]]) -> None
                     f"available columns: {_fmt(list(df.columns))}."
                 )
             where = df.columns.get_loc(col)
+            if isinstance(df.columns, pd.MultiIndex) and not (
+                isinstance(col, tuple) and len(col) == df.columns.nlevels
+            ):
+                full = df.columns[where][0] if len(df.columns[where]) else col
+                raise ValueError(
+                    f"`{param}` names {col!r}, a label of the frame's MultiIndex columns that "
+                    f"spans {len(df.columns[where])} column(s); name one column by its full "
+                    f"tuple, e.g. {full!r}."
+                )
             if not isinstance(where, (int, np.integer)):
                 n = len(df.columns[where])
                 raise ValueError(
@@ -291,10 +293,11 @@ def _encode_wide(
         try:
             code, cats, ordered = encode_labels(values, categories, from_dtype, "a rating cell")
         except TypeError as exc:  # e.g. text labels and an id column of numbers: say so
-            hint = id_column_hint(frame)
-            if not hint:
+            hint = id_column_hint(frame)  # the most specific cause, else the columns' kinds
+            cause = "" if hint else mixed_kinds_hint(frame)
+            if not cause and not hint:
                 raise
-            raise TypeError(f"{exc}{hint}") from None
+            raise TypeError(f"{cause} ({exc})" if cause else f"{exc}{hint}") from None
     item, rater, code, secondary = resolve(item, rater, code, rank, df.index, pd.Index(cols))
     group, groups = _group_codes(df, by, len(df))
     check_unique_items(df.index, group, groups)
@@ -487,7 +490,7 @@ def encode(
             "holds the items of one pair of raters: call agree on each group's table, or pass "
             "the ratings as a wide or long frame with `by=`."
         )
-    by_cols = _as_list(by)
+    by_cols = _as_list(by, df.columns)
     _require_columns(df, {"by": by_cols})
     df = _drop_missing_keys(df, by_cols)
     layout = layout_of(layout, item, rater, label, raters, categories)

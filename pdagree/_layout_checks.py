@@ -24,6 +24,7 @@ __all__ = [
     "MIN_ROWS",
     "check_rater_columns",
     "id_column_hint",
+    "mixed_kinds_hint",
 ]
 
 MIN_ROWS = 20
@@ -66,6 +67,39 @@ def id_column_hint(frame: pd.DataFrame) -> str:
                 f"column does. {_id_advice(col)}."
             )
     return ""
+
+
+_KINDS = {
+    "integer": "numbers",
+    "floating": "numbers",
+    "mixed-integer-float": "numbers",
+    "decimal": "numbers",
+    "string": "text",
+    "boolean": "booleans",
+}
+
+
+def mixed_kinds_hint(frame: pd.DataFrame) -> str:
+    """For an error about labels of different types in the rater columns ``frame``: a
+    sentence that names the likely cause (a long frame read as wide, or a column that is not
+    ratings) and the columns of each kind, or ``""`` when every column holds one kind."""
+    kinds: dict[str, list[Hashable]] = {}
+    for col, series in frame.items():
+        kind = _KINDS.get(pd.api.types.infer_dtype(series, skipna=True), "mixed labels")
+        kinds.setdefault(kind, []).append(col)
+    if len(kinds) < 2:
+        return ""
+    parts = "; ".join(
+        f"{', '.join(repr(c) for c in cols[:4])}{', ...' if len(cols) > 4 else ''} "
+        f"{'holds' if len(cols) == 1 else 'hold'} {kind}"
+        for kind, cols in kinds.items()
+    )
+    return (
+        f"the rater columns hold different kinds of labels ({parts}): a long frame read as "
+        "wide, or a column that is not ratings, looks like this. If the frame has one row "
+        "per annotation, pass `item=`, `rater=`, `label=` (--item, --rater, --label); else "
+        "select the rater columns with `raters=[...]`."
+    )
 
 
 def check_rater_columns(enc: Encoded, dtypes: Sequence[Any]) -> list[int]:

@@ -159,7 +159,13 @@ def test_wide_csv_index_col(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     # Without --index-col the first column (ann1) is the index and `item` a rater.
     status, _, err = run(capsys, "report", str(path))
     assert status == 2
-    assert err.startswith("pdagree: error: labels of different types ['int', 'str']")
+    # The likely cause first, naming the columns (issue 17), then what went wrong.
+    assert err.startswith(
+        "pdagree: error: the rater columns hold different kinds of labels ('item' holds "
+        "numbers; 'ann2' holds text): a long frame read as wide, or a column that is not "
+        "ratings, looks like this."
+    )
+    assert "labels of different types ['int', 'str']" in err
 
 
 def test_wide_csv_no_index(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

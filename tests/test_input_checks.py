@@ -296,3 +296,48 @@ def test_report_on_continuous_floats_warns_once():
         _continuous_frame().agree.report()
     continuous = [w for w in record if "continuous ratings" in str(w.message)]
     assert len(continuous) == 1 and "`fleiss`" in str(continuous[0].message)
+
+
+# --------------------------------------------------------------------- point 10: layout
+
+
+def test_a_long_frame_read_as_wide_leads_with_the_likely_cause():
+    long = pd.DataFrame(
+        {"doc": [1, 1, 2, 2, 3, 3], "coder": ["p", "q"] * 3, "tag": ["x", "y", "x", "x", "y", "y"]}
+    )
+    with pytest.raises(
+        TypeError,
+        match=re.escape(
+            "the rater columns hold different kinds of labels ('doc' holds numbers; 'coder', "
+            "'tag' hold text): a long frame read as wide, or a column that is not ratings, "
+            "looks like this. If the frame has one row per annotation, pass `item=`, `rater=`, "
+            "`label=`"
+        ),
+    ):
+        long.agree.fleiss()
+    assert long.agree(item="doc", rater="coder", label="tag").n_items == 3
+
+
+# --------------------------------------------------------------------- point 12: MultiIndex
+
+
+def test_a_tuple_names_one_column_of_multiindex_columns():
+    wide = pd.DataFrame(
+        {
+            ("A", "r1"): ["x", "y", "x", "y"],
+            ("A", "r2"): ["x", "y", "y", "y"],
+            ("B", "r3"): ["g", "g", "h", "h"],
+        }
+    )
+    grouped = wide.agree(by=("B", "r3")).observed()
+    assert list(grouped.index) == ["g", "h"]
+    assert grouped["value"].tolist() == [1.0, 0.5]
+    # a list still lists several columns
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "`by` names 'B', a label of the frame's MultiIndex columns that spans 1 column(s); "
+            "name one column by its full tuple, e.g. ('B', 'r3')."
+        ),
+    ):
+        wide.agree(by=["B", "r3"])

@@ -27,9 +27,9 @@ import dask
 import numpy as np
 import pandas as pd
 
+from .._arguments import as_list as _as_list
 from .._encode import (
     Encoded,
-    _as_list,
     _check_by_overlap,
     _group_codes,
     _has_categorical,
@@ -63,7 +63,7 @@ def reduce_frame(
     """The count tensors of a Dask frame, as :class:`CountData` (the arguments of
     :func:`pdagree._encode.encode`, with the same checks and messages)."""
     meta = ddf._meta
-    by_cols = _as_list(by)
+    by_cols = _as_list(by, meta.columns)
     _require_columns(meta, {"by": by_cols})
     layout = layout_of(layout, item, rater, label, raters, categories)
     if layout in ("counts", "contingency"):
