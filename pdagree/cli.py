@@ -21,7 +21,6 @@ with status 0, as Unix tools do.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import os
@@ -35,6 +34,9 @@ from typing import Any, TextIO, cast
 import pandas as pd
 
 from . import datasets
+from ._cli_read import STDIN as _STDIN
+from ._cli_read import UsageError as _UsageError
+from ._cli_read import read as _read
 from ._encode import Layout
 from ._version import __version__
 from .definitions import REGISTRY
@@ -43,18 +45,10 @@ from .ratings import Ratings
 __all__ = ["main"]
 
 _PROG = "pdagree"
-_STDIN = "-"
-_PARQUET = {".parquet", ".pq"}
-_TSV = {".tsv", ".tab"}
-_COMPRESSION = {".gz", ".bz2", ".zip", ".xz", ".zst", ".tar"}
 _FORMATS = ("table", "csv", "json")
 _LAYOUTS = ("wide", "long", "counts", "contingency")
 # Bundled data sets in the long layout, and their (item, rater, label) columns.
 _LONG_EXAMPLES = {"crowd_sparse": ("item", "annotator", "label")}
-
-
-class _UsageError(ValueError):
-    """A bad combination of command-line options."""
 
 
 # --------------------------------------------------------------------------- arguments
@@ -63,6 +57,19 @@ class _UsageError(ValueError):
 def _split(value: str) -> list[str]:
     """``"a,b,,c"`` -> ``["a", "b", "c"]`` (surrounding spaces kept: they may be labels)."""
     return [part for part in value.split(",") if part != ""]
+
+
+def _seed(token: str) -> int:
+    """``--seed``: a whole number from 0 to 2**32 - 1 (what NumPy's generators accept)."""
+    try:
+        value = int(token)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number from 0 to {2**32 - 1}; got {token!r}"
+        )
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -190,7 +197,7 @@ def _parser() -> argparse.ArgumentParser:
     uncertainty.add_argument(
         "--resamples", metavar="N", type=int, default=2000, help="bootstrap resamples (2000)"
     )
-    uncertainty.add_argument("--seed", metavar="N", type=int, help="bootstrap random seed")
+    uncertainty.add_argument("--seed", metavar="N", type=_seed, help="bootstrap random seed")
     report.add_argument(
         "--format",
         choices=_FORMATS,
@@ -208,84 +215,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 # --------------------------------------------------------------------------- reading
-
-
-def _text_format(path: Path) -> str:
-    """The file's extension, ignoring a compression suffix such as ``.gz``."""
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] in _COMPRESSION:
-        suffixes.pop()
-    return suffixes[-1] if suffixes else ""
-
-
-def _require_pyarrow() -> None:
-    try:
-        importlib.import_module("pyarrow")
-    except ImportError:
-        raise ImportError(
-            "reading Parquet files needs pyarrow, which is not installed; run "
-            '`pip install pyarrow` (or `pip install "pdagree[dev]"`).'
-        ) from None
-
-
-def _read(source: str, args: argparse.Namespace) -> tuple[pd.DataFrame, bool]:
-    """The file (``-``: standard input, as text) as a frame, and whether the file itself
-    stored an item index."""
-    if source == _STDIN:
-        return _read_text(sys.stdin, "standard input", "", args), False
-    path = Path(source)
-    if not path.exists():
-        raise FileNotFoundError(f"no such file: {str(path)!r}")
-    if path.is_dir():
-        raise IsADirectoryError(f"{str(path)!r} is a directory, not a file of ratings")
-    extension = _text_format(path)
-    if extension in _PARQUET:
-        if args.sep is not None or args.na or args.no_default_na:
-            raise _UsageError(
-                "`--sep`, `--na` and `--no-default-na` apply to text files, not to Parquet."
-            )
-        _require_pyarrow()
-        try:
-            frame = pd.read_parquet(path)
-        except (ValueError, OSError) as exc:
-            raise ValueError(f"cannot read {str(path)!r} as Parquet: {exc}") from None
-        index = frame.index
-        default = isinstance(index, pd.RangeIndex) and index.name is None and index.start == 0
-        return frame, not default
-    return _read_text(path, repr(str(path)), extension, args), False
-
-
-def _read_text(
-    source: Path | TextIO, name: str, extension: str, args: argparse.Namespace
-) -> pd.DataFrame:
-    """A CSV or TSV file; ``name`` says where it came from in messages."""
-    if args.sep is not None:
-        sep = args.sep.replace("\\t", "\t")
-    else:
-        sep = "\t" if extension in _TSV else ","
-    na_options: dict[str, Any] = {"na_values": ["", *args.na]}
-    if args.no_default_na:
-        na_options["keep_default_na"] = False
-    try:
-        frame = pd.read_csv(source, sep=sep, **na_options)
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"cannot read {name}: it is not UTF-8 text ({exc.reason}).") from None
-    except (ValueError, OSError) as exc:  # pandas' EmptyDataError and ParserError are ValueErrors
-        raise ValueError(f"cannot read {name}: {exc}") from None
-    if args.sep is None and frame.shape[1] == 1:
-        _hint_separator(frame.columns[0], name, sep)
-    return frame
-
-
-def _hint_separator(header: Hashable, name: str, sep: str) -> None:
-    """A text file that parsed into one column whose header holds another separator: say so."""
-    text = str(header)
-    for other, shown in (("\t", "'\\t'"), (";", "';'"), ("|", "'|'")):
-        if other != sep and other in text:
-            raise ValueError(
-                f"{name} parsed into one column, {text!r}: its fields look separated by "
-                f"{shown}, not {sep!r}. Pass --sep {shown}."
-            )
 
 
 def _set_index(frame: pd.DataFrame, args: argparse.Namespace, stored_index: bool) -> pd.DataFrame:
@@ -425,7 +354,7 @@ def _header(name: str, ratings: Ratings) -> str:
     if ratings.raters is not None:
         parts.append(f"{ratings.n_raters} raters")
     cats = ratings.categories
-    shown = ", ".join(map(str, cats[:6])) + (", ..." if len(cats) > 6 else "")
+    shown = ", ".join(_short(c) for c in cats[:6]) + (", ..." if len(cats) > 6 else "")
     parts.append(f"{ratings.n_categories} categories ({shown})")
     if ratings.raters is None:
         most = int(ratings.counts().sum(axis=1).max())
@@ -433,6 +362,17 @@ def _header(name: str, ratings: Ratings) -> str:
     if ratings.groups is not None:
         parts.append(f"{len(ratings.groups)} groups")
     return f"{name} ({layout}): {', '.join(parts)}"
+
+
+#: Longest label, and longest message, echoed whole; longer ones are cut with "...".
+_MAX_LABEL = 40
+_MAX_MESSAGE = 1000
+
+
+def _short(value: object, limit: int = _MAX_LABEL) -> str:
+    """``str(value)`` on one line, at most ``limit`` characters."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _json_value(value: Any) -> Any:
@@ -533,25 +473,45 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a usage error argparse printed
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    error: BaseException | None = None
+    error: str | None = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
+            out = sys.stdout
+            if out is None:  # started with standard output closed (`>&-`)
+                raise ValueError("standard output is closed; redirect it to a file or `-o`.")
             if args.command == "report":
-                _report(args, sys.stdout)
+                _report(args, out)
             else:
-                _datasets(args, sys.stdout)
-            sys.stdout.flush()
+                _datasets(args, out)
+            out.flush()
         except BrokenPipeError:
             _drop_output()
             return 0
         except (ValueError, TypeError, OSError, ImportError) as exc:
-            error = exc
+            error = _message(exc)
+        except MemoryError:
+            error = (
+                "out of memory: the data need more memory than this machine has. Ask for "
+                "fewer coefficients (--coefficients), group the data (--by), or use the Dask "
+                "engine (pdagree.dask)."
+            )
+        except Exception as exc:  # a bug: still one line, never a traceback
+            error = (
+                f"internal error ({type(exc).__name__}: {exc}); please report it with the "
+                "command and a sample of the data."
+            )
     _report_warnings(caught)
     if error is not None:
-        print(f"{_PROG}: error: {_message(error)}", file=sys.stderr)
+        _print_error(f"{_PROG}: error: {_short(error, _MAX_MESSAGE)}")
         return 2
     return 0
+
+
+def _print_error(line: str) -> None:
+    """Print ``line`` on standard error, if there is one."""
+    if sys.stderr is not None:
+        print(line, file=sys.stderr)
 
 
 def _drop_output() -> None:
@@ -575,7 +535,7 @@ def _message(exc: BaseException) -> str:
 def _report_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
     seen: set[str] = set()
     for warning in caught:
-        text = str(warning.message)
+        text = _short(warning.message, _MAX_MESSAGE)
         if text not in seen:
             seen.add(text)
-            print(f"{_PROG}: warning: {text}", file=sys.stderr)
+            _print_error(f"{_PROG}: warning: {text}")
