@@ -19,7 +19,7 @@ import pandas as pd
 
 from ._kernels import alpha as KA
 from ._typing import FloatArray, IntArray
-from .weights import category_matrix, undeclared_order_message
+from .weights import category_matrix, check_numeric_order, undeclared_order_message
 
 __all__ = ["LEVELS", "Level", "metric_for"]
 
@@ -77,6 +77,7 @@ def metric_for(
         if level == "ordinal":
             if not ordered:
                 raise ValueError(undeclared_order_message(f"`level={level!r}`", categories))
+            check_numeric_order(f"`level={level!r}`", categories, values)
             return KA.Ordinal(), level
         if level in ("interval", "ratio"):
             x = _numeric(level, categories, values)

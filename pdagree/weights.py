@@ -18,7 +18,7 @@ import pandas as pd
 
 from ._typing import FloatArray
 
-__all__ = ["SCHEMES", "undeclared_order_message", "weight_matrix"]
+__all__ = ["SCHEMES", "check_numeric_order", "undeclared_order_message", "weight_matrix"]
 
 _ORDER_SHOWN = 10
 
@@ -131,6 +131,8 @@ def weight_matrix(
             return np.eye(k), weights
         if not ordered:
             raise ValueError(undeclared_order_message(f"`weights={weights!r}`", categories))
+        if weights == "ordinal":
+            check_numeric_order(f"`weights={weights!r}`", categories, values)
         x = values if values is not None and weights != "ordinal" else np.arange(1.0, k + 1.0)
         bad = ~np.isfinite(x)
         if bad.any():
@@ -145,6 +147,25 @@ def weight_matrix(
             )
         return _scheme(weights, np.asarray(x, dtype=np.float64)), weights
     return _user_matrix(weights, categories), "custom"
+
+
+def check_numeric_order(what: str, categories: pd.Index, values: FloatArray | None) -> None:
+    """Refuse ordinal weights or levels on categories that are numbers declared in an order
+    that is neither ascending nor descending: the ordinal reading would follow the declared
+    order while the values (and every value-based weight) say another."""
+    if values is None or len(values) < 3:
+        return
+    step = np.diff(values)
+    if (step >= 0).all() or (step <= 0).all():
+        return
+    shown = list(categories[:8]) + (["..."] if len(categories) > 8 else [])
+    raise ValueError(
+        f"{what} reads the categories' declared order, and the categories are numbers "
+        f"declared out of numeric order ({shown}): the ordinal reading would follow that "
+        "order while the values say another (and value-based weights such as 'linear' follow "
+        "the values). Declare the categories in numeric order (e.g. categories=sorted(...)), "
+        "or relabel them as text if the declared order is the one you mean."
+    )
 
 
 def category_matrix(obj: Any, categories: pd.Index, *, subject: str, rule: str) -> FloatArray:

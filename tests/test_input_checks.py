@@ -341,3 +341,37 @@ def test_a_tuple_names_one_column_of_multiindex_columns():
         ),
     ):
         wide.agree(by=["B", "r3"])
+
+
+# --------------------------------------------------------------------- point 5: numeric order
+
+
+def test_ordinal_readings_refuse_numbers_declared_out_of_numeric_order(ordinal_frame):
+    # gwet ordinal 0.149 vs 0.811 on the same data: ordinal followed [3, 1, 2], linear the values
+    ratings = ordinal_frame.agree(categories=[3, 1, 2])
+    message = (
+        r"reads the categories' declared order, and the categories are numbers declared out "
+        r"of numeric order \(\[3, 1, 2\]\)"
+    )
+    with pytest.raises(ValueError, match=r"^`weights='ordinal'` " + message):
+        ratings.gwet(weights="ordinal")
+    with pytest.raises(ValueError, match=r"^`level='ordinal'` " + message):
+        ratings.alpha(level="ordinal")
+    # value-based readings follow the values, whatever the declared order
+    assert float(ratings.gwet(weights="linear")) == pytest.approx(
+        float(ordinal_frame.agree(categories=[1, 2, 3]).gwet(weights="linear")), rel=1e-12
+    )
+    ordered = pd.CategoricalDtype([3, 1, 2], ordered=True)
+    with pytest.raises(ValueError, match=r"^`weights='ordinal'` " + message):
+        ordinal_frame.astype(ordered).agree.gwet(weights="ordinal")
+
+
+def test_ordinal_readings_accept_numbers_declared_in_either_direction(ordinal_frame):
+    up = ordinal_frame.agree(categories=[1, 2, 3])
+    down = ordinal_frame.agree(categories=[3, 2, 1])
+    assert float(down.gwet(weights="ordinal")) == pytest.approx(
+        float(up.gwet(weights="ordinal")), rel=1e-12
+    )
+    assert float(down.alpha(level="ordinal")) == pytest.approx(
+        float(up.alpha(level="ordinal")), rel=1e-12
+    )
