@@ -21,7 +21,7 @@ from ._kernels import alpha as KA
 from ._typing import FloatArray, IntArray
 from .weights import category_matrix, check_numeric_order, undeclared_order_message
 
-__all__ = ["LEVELS", "Level", "metric_for"]
+__all__ = ["LEVELS", "Level", "magnitude", "metric_for"]
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
@@ -68,8 +68,8 @@ def metric_for(
     --------
     >>> import pandas as pd
     >>> metric, name = metric_for("interval", pd.Index([1, 2, 5]), np.array([1.0, 2.0, 5.0]))
-    >>> name, metric.values.tolist()
-    ('interval', [1.0, 2.0, 5.0])
+    >>> name, metric.values.tolist()  # in units of magnitude(values) = 8
+    ('interval', [0.125, 0.25, 0.625])
     """
     if isinstance(level, str):
         if level == "nominal":
@@ -81,8 +81,8 @@ def metric_for(
             return KA.Ordinal(), level
         if level in ("interval", "ratio"):
             x = _numeric(level, categories, values)
-            if level == "interval":
-                return KA.Interval(x), level
+            if level == "interval":  # alpha is scale invariant: squares of unit-size values
+                return KA.Interval(x / magnitude(x)), level
             if (x < 0).any():
                 raise ValueError(
                     "`level='ratio'` needs non-negative values (ratio data have an absolute "
@@ -98,6 +98,22 @@ def metric_for(
         _check_callable(level, x, categories)
         return KA.Pairwise(_call_on_codes(level, x)), "custom"
     raise TypeError(f"{_LEVEL_RULE}; got {type(level).__name__} {level!r}.")
+
+
+def magnitude(values: FloatArray) -> float:
+    """The power of two just above the largest magnitude among finite ``values`` (1 when
+    there is none or it is 0): the unit that interval distances are computed in, so that
+    squaring values near 1e200 does not overflow nor near 1e-200 underflow. Dividing by a
+    power of two is exact, so ordinary values give the same distances to the last bit.
+
+    >>> magnitude(np.array([1.0, -5.0, 3.0])), magnitude(np.array([0.0]))
+    (8.0, 1.0)
+    """
+    finite = values[np.isfinite(values)]
+    size = float(np.abs(finite).max()) if finite.size else 0.0
+    if size <= 0:
+        return 1.0
+    return float(np.ldexp(1.0, int(np.frexp(size)[1])))  # a power of two: exact division
 
 
 def _numeric(level: str, categories: pd.Index, values: FloatArray | None) -> FloatArray:

@@ -145,7 +145,12 @@ def weight_matrix(
                 "`weights='ratio'` needs positive category values (it divides by their sum); "
                 f"got values {x.tolist()[:8]}. Use 'quadratic' or 'linear', or shift the values."
             )
-        return _scheme(weights, np.asarray(x, dtype=np.float64)), weights
+        x = np.asarray(x, dtype=np.float64)
+        if weights != "circular":  # the others are scale invariant: unit-size values
+            finite = np.abs(x[np.isfinite(x)])
+            top = float(finite.max()) if finite.size else 0.0
+            x = x / np.ldexp(1.0, int(np.frexp(top)[1])) if top > 0 else x
+        return _scheme(weights, x), weights
     return _user_matrix(weights, categories), "custom"
 
 

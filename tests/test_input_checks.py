@@ -375,3 +375,46 @@ def test_ordinal_readings_accept_numbers_declared_in_either_direction(ordinal_fr
     assert float(down.alpha(level="ordinal")) == pytest.approx(
         float(up.alpha(level="ordinal")), rel=1e-12
     )
+
+
+# --------------------------------------------------------------------- point 11: magnitudes
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-200, 1e300, 1e-300])
+def test_interval_alpha_and_value_weights_are_scale_invariant(scale):
+    # interval alpha raised OverflowError near 1e200 and gave nan near 1e-200
+    rng = np.random.default_rng(5)
+    truth = rng.normal(size=40)
+    df = pd.DataFrame({f"r{j}": np.round(truth + rng.normal(0, 0.3, 40), 1) for j in range(3)})
+    scaled = df * scale
+    for call in (
+        lambda d: d.agree.alpha(level="interval"),
+        lambda d: d.agree.fleiss(weights="quadratic"),
+        lambda d: d.agree.gwet(weights="linear"),
+        lambda d: d.agree.conger(weights="radical"),
+    ):
+        assert float(call(scaled)) == pytest.approx(float(call(df)), rel=1e-12)
+    a, b = df.agree.alpha(level="interval"), scaled.agree.alpha(level="interval")
+    assert b.confidence_interval() == pytest.approx(a.confidence_interval(), rel=1e-9)
+    assert (b.observed, b.expected) == pytest.approx((a.observed, a.expected), rel=1e-12)
+
+
+def test_ratio_alpha_on_tiny_and_huge_values():
+    rng = np.random.default_rng(6)
+    df = pd.DataFrame({f"r{j}": np.round(rng.uniform(1, 9, 30), 1) for j in range(3)})
+    base = float(df.agree.alpha(level="ratio"))
+    for scale in (1e200, 1e-200):
+        assert float((df * scale).agree.alpha(level="ratio")) == pytest.approx(base, rel=1e-12)
+
+
+def test_spa_custom_weights_near_the_largest_float():
+    # uniform weights of 1e307 gave nan instead of the flat SPA
+    long = pdagree.datasets.load("crowd_sparse")
+    ratings = long.agree(item="item", rater="annotator", label="label")
+    n = ratings.n_items
+    flat = ratings.spa(weights="flat")
+    huge = ratings.spa(weights=np.full(n, 1e307))
+    assert float(huge) == pytest.approx(float(flat), rel=1e-12)
+    ones = ratings.spa(weights=np.arange(1.0, n + 1.0))
+    big = ratings.spa(weights=np.arange(1.0, n + 1.0) * 1e305)
+    assert float(big) == pytest.approx(float(ones), rel=1e-12)

@@ -18,7 +18,7 @@ from .._kernels import alpha as KA
 from .._kernels import alpha_sums as KS
 from .._kernels import variance as V
 from .._typing import FloatArray
-from ..levels import metric_for
+from ..levels import magnitude, metric_for
 from .base import Components
 from .data import RatingData, Weights
 from .kappa import two_rater_tables
@@ -153,11 +153,14 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
             f"alpha[weights={wlabel}]", K.chance_corrected(a_o, a_e), a_o, a_e, n_items=n2
         )
     metric, label = metric_for(level, enc.categories, enc.values, ordered=enc.ordered)
-    parts = _components(data, metric)
+    parts, unit = _components(data, metric)
     d_o, d_e = parts.observed_disagreement, parts.expected_disagreement
     # The agreement scale: distances over their largest value among the categories present,
     # so that alpha = (A_o - A_e) / (1 - A_e) with A_o = 1 - D_o / max and A_e = 1 - D_e / max.
     scale = np.where(parts.max_delta2 > 0, parts.max_delta2, 1.0)
+    with np.errstate(over="ignore"):  # distances of values near 1e200 do not fit a float
+        members = {name: x * unit for name, x in (("D_o", d_o), ("D_e", d_e))}
+        max_delta2 = parts.max_delta2 * unit
     return Components(
         f"alpha[{label}]",
         KA.alpha_from_disagreement(d_o, d_e),
@@ -165,28 +168,33 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
         1.0 - d_e / scale,
         n_items=parts.n_items,
         extra={
-            "observed_disagreement": d_o,
-            "expected_disagreement": d_e,
+            "observed_disagreement": members["D_o"],
+            "expected_disagreement": members["D_e"],
             "n_values": parts.n_values,
-            "D_o": d_o,
-            "D_e": d_e,
-            "max_delta2": parts.max_delta2,
+            **members,
+            "max_delta2": max_delta2,
         },
     )
 
 
-def _components(data: RatingData, metric: KA.Metric) -> KA.AlphaComponents:
+def _components(data: RatingData, metric: KA.Metric) -> tuple[KA.AlphaComponents, float]:
     """The alpha kernel for ``metric``: moment sums where they suffice (nominal on the
-    dense count table, interval on the values), else the general pairable-value counts."""
+    dense count table, interval on the values), else the general pairable-value counts; and
+    the unit of its distances (interval: :func:`~pdagree.levels.metric_for` divides the
+    values by their largest magnitude, so values near 1e200 or 1e-200 neither overflow nor
+    underflow when squared, and the distances are in that unit squared)."""
     enc = data.enc
     if isinstance(metric, KA.Nominal) and not data.sparse:
-        return KS.nominal_alpha_components(data.nik, enc.group, enc.n_groups)
-    if isinstance(metric, KA.Interval):
+        return KS.nominal_alpha_components(data.nik, enc.group, enc.n_groups), 1.0
+    if isinstance(metric, KA.Interval):  # values in units of their largest magnitude
         x = metric.values[enc.code]
-        return KS.interval_alpha_components(enc.item, x, enc.weight, enc.group, enc.n_groups)
-    return KA.alpha_components(
+        parts = KS.interval_alpha_components(enc.item, x, enc.weight, enc.group, enc.n_groups)
+        size = magnitude(enc.values) if enc.values is not None else 1.0
+        return parts, size * size
+    parts = KA.alpha_components(
         enc.item, enc.code, enc.weight, enc.group, enc.n_groups, enc.n_categories, metric
     )
+    return parts, 1.0
 
 
 def alpha_variance(

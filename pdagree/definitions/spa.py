@@ -215,7 +215,11 @@ def _custom_weights(data: RatingData, weights: object) -> FloatArray:
             f"`weights` must be finite and non-negative on items with two or more labels; got "
             f"{_fmt(k[bad].tolist())} for items {_fmt(list(index[bad]))}. Use weights >= 0."
         )
-    return np.where(counts, k, 0.0)
+    kept = np.where(counts, k, 0.0)
+    # SPA is a weighted mean: scale invariant. Weights in units of the power of two above
+    # the largest (an exact division), so that sums of weights near 1e307 do not overflow.
+    top = float(kept.max()) if kept.size else 0.0
+    return kept / np.ldexp(1.0, int(np.frexp(top)[1])) if top > 0 else kept
 
 
 def item_weights(
