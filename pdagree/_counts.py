@@ -12,7 +12,7 @@ import numpy as np
 from ._lazy import scipy_sparse as sp
 from ._typing import FloatArray, IntArray, as_float
 
-__all__ = ["item_counts", "pair_confusions", "pair_margins", "rater_counts"]
+__all__ = ["item_counts", "pair_agreements", "pair_confusions", "pair_margins", "rater_counts"]
 
 
 def item_counts(
@@ -103,6 +103,34 @@ def pair_margins(
         as_float(rows.reshape(*shape, n_categories)),
         as_float(cols.reshape(*shape, n_categories)),
     )
+
+
+def pair_agreements(
+    group_of_item: IntArray,
+    item: IntArray,
+    rater: IntArray,
+    code: IntArray,
+    n_items: int,
+    n_groups: int,
+    n_raters: int,
+    n_categories: int,
+) -> tuple[IntArray, IntArray, IntArray, FloatArray, FloatArray]:
+    """The rater pairs ``a < b`` that share at least one item, per group, with the items both
+    rated and the items they agree on (identity weights): ``(group, a, b, n_common, agree)``,
+    one entry per such pair. Memory grows with the co-rated annotation pairs, never with
+    ``G R^2``: a sparse crowd of 10^5 raters has few pairs that meet."""
+    pair, k, l_, count = _co_ratings(
+        group_of_item, item, rater, code, n_items, n_groups, n_raters, n_categories
+    )
+    rest = pair % (n_raters * n_raters)
+    upper = rest // n_raters < rest % n_raters
+    keys, inverse = np.unique(pair[upper], return_inverse=True)
+    weight = count[upper]
+    n_common = np.bincount(inverse, weights=weight, minlength=len(keys))
+    agree = np.bincount(inverse, weights=weight * (k[upper] == l_[upper]), minlength=len(keys))
+    group, rest = np.divmod(keys, n_raters * n_raters)
+    first, second = np.divmod(rest, n_raters)
+    return group, first, second, as_float(n_common), as_float(agree)
 
 
 def _co_ratings(

@@ -34,7 +34,7 @@ from .definitions import Components, Definition, RatingData, compute, per_catego
 __all__ = ["Replicates", "bootstrap_values", "scipy_bootstrap"]
 
 #: Recomputation: most annotations gathered per chunk.
-_CHUNK_ANNOTATIONS = 5_000_000
+_CHUNK_ANNOTATIONS = 1_000_000
 #: Item sums: most floats per chunk in the count matrix ``C`` and in the sums ``T``.
 _CHUNK_FLOATS = 1 << 22
 #: With more groups than this, a resample's groups are summed by one product with a

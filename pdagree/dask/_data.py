@@ -65,6 +65,10 @@ class CountData(RatingData):
     def pair_margins(self) -> NoReturn:
         raise needs_annotations("the rater-pair tables (`light()`, `pairwise()`)")
 
+    @property
+    def pair_agreements(self) -> NoReturn:
+        raise needs_annotations("the rater-pair tables (`light()`, `pairwise()`)")
+
     def pair_confusion(self, first: IntArray, second: IntArray) -> NoReturn:
         raise needs_annotations("a contingency table of two raters")
 

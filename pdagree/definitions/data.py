@@ -31,6 +31,9 @@ DENSE_CELLS = 1 << 24
 DENSE_CATEGORIES = 2048
 #: The largest (K, K) weight matrix built for ``weights=`` (512 MiB of float64).
 MAX_WEIGHT_CELLS = 1 << 26
+#: The largest dense table of rater pairs x categories (pairwise(), two-rater margins):
+#: 2^24 cells, 128 MiB of float64 per array.
+MAX_PAIR_CELLS = 1 << 24
 
 
 class RatingData:
@@ -118,6 +121,13 @@ class RatingData:
     @cached_property
     def nik(self) -> FloatArray:
         """``n_ik``: ratings of item ``i`` in category ``k``, shape (n_items, K)."""
+        self.check_dense()
+        enc = self.enc
+        return _counts.item_counts(enc.item, enc.code, enc.weight, enc.n_items, enc.n_categories)
+
+    def check_dense(self) -> None:
+        """Refuse, before anything is allocated, an analysis that needs the dense items x
+        categories table when it would be too large."""
         enc = self.enc
         cells = enc.n_items * enc.n_categories
         if cells > MAX_WEIGHT_CELLS:
@@ -129,7 +139,6 @@ class RatingData:
                 "many distinct labels, numeric ratings are better served by "
                 "`alpha(level='interval')`."
             )
-        return _counts.item_counts(enc.item, enc.code, enc.weight, enc.n_items, enc.n_categories)
 
     @cached_property
     def nck(self) -> FloatArray:
@@ -143,10 +152,22 @@ class RatingData:
 
     @cached_property
     def pair_margins(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-        """Every rater pair's co-rated items, agreement and table margins (identity weights)."""
+        """Every rater pair's co-rated items, agreement and table margins (identity weights),
+        dense (G, R, R) and (G, R, R, K): refused before allocating when larger than
+        ``MAX_PAIR_CELLS``."""
         enc = self.enc
         if enc.rater is None:  # pragma: no cover - callers check first
             raise ValueError("no raters")
+        cells = enc.n_groups * enc.n_raters * enc.n_raters * max(enc.n_categories, 1)
+        if cells > MAX_PAIR_CELLS:
+            raise ValueError(
+                f"this analysis needs a table of every pair of the {enc.n_raters:,} raters "
+                f"({enc.n_raters:,} x {enc.n_raters:,} x {enc.n_categories} categories"
+                f"{f' x {enc.n_groups} groups' if enc.n_groups > 1 else ''}, "
+                f"{_size(2 * cells)}), which is too large. light() averages the pairs that "
+                "share items without it; for a raters x raters table, select fewer raters "
+                "(`raters=[...]`, or a subset of a long frame) or split them with `by=`."
+            )
         return _counts.pair_margins(
             enc.group,
             enc.item,
@@ -157,6 +178,24 @@ class RatingData:
             enc.n_raters,
             enc.n_categories,
             self.identity,
+        )
+
+    @cached_property
+    def pair_agreements(self) -> tuple[IntArray, IntArray, IntArray, FloatArray, FloatArray]:
+        """The rater pairs that share items, sparsely: ``(group, a, b, n_common, agree)``
+        (:func:`pdagree._counts.pair_agreements`)."""
+        enc = self.enc
+        if enc.rater is None:  # pragma: no cover - callers check first
+            raise ValueError("no raters")
+        return _counts.pair_agreements(
+            enc.group,
+            enc.item,
+            enc.rater,
+            enc.code,
+            enc.n_items,
+            enc.n_groups,
+            enc.n_raters,
+            enc.n_categories,
         )
 
     def pair_confusion(self, first: IntArray, second: IntArray) -> FloatArray:
@@ -254,6 +293,8 @@ class RatingData:
                 "for nominal labels, or use `alpha(level='interval')` (or 'ordinal', 'ratio') "
                 "for numeric ratings: it needs no such matrix."
             )
+        if k > 1 and not (isinstance(weights, str) and weights == "identity"):
+            self.check_dense()  # weighted coefficients read n_ik: refuse before building W
         return weight_matrix(
             weights, self.enc.categories, self.enc.values, ordered=self.enc.ordered
         )

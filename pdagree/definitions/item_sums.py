@@ -223,10 +223,10 @@ def light_sums(data: RatingData, options: dict[str, Any]) -> ItemSums | None:
     if enc.rater is None:  # pragma: no cover - light() refuses counts tables first
         raise ValueError("needs raters")
     k, r = enc.n_categories, enc.n_raters
-    first, second = np.triu_indices(r, k=1)
-    n_pairs = len(first)
-    if _too_wide(r * k, 2 * n_pairs):
+    n_pairs = r * (r - 1) // 2
+    if _too_wide(r * k, 2 * n_pairs):  # checked before the pairs are listed
         return None
+    first, second = np.triu_indices(r, k=1)
     codes = np.full((enc.n_items, r), -1, dtype=np.int64)
     codes[enc.item, enc.rater] = enc.code
     a, b = codes[:, first], codes[:, second]

@@ -231,16 +231,23 @@ def light(data: RatingData) -> Components:
     ``n_items`` counts items with two or more ratings; ``n_pairs`` the pairs averaged.
     """
     data.require_raters("light")
-    a_o, a_e, n_common = pairs(data, pooled=False)
-    kappa = K.chance_corrected(a_o, a_e)
-    r = data.enc.n_raters
-    upper = np.triu(np.ones((r, r), dtype=bool), k=1)[None, :, :] & (n_common >= MIN_SHARED_ITEMS)
-    usable = upper & ~np.isnan(kappa)
+    enc = data.enc
+    # Over the pairs that share items only (sparse): no (G, R, R) array, so 10^5 raters fit.
+    group, first, second, n_common, agree = data.pair_agreements
+    p, _ = K.rater_proportions(data.nck)
     with np.errstate(invalid="ignore", divide="ignore"):
-        n_pairs = usable.sum(axis=(1, 2))
-        value = np.where(usable, kappa, 0.0).sum(axis=(1, 2)) / n_pairs
-        mean_o = np.where(usable, a_o, 0.0).sum(axis=(1, 2)) / n_pairs
-        mean_e = np.where(usable, a_e, 0.0).sum(axis=(1, 2)) / n_pairs
+        a_o = agree / n_common
+        a_e = np.einsum("pk,pk->p", p[group, first], p[group, second])
+        kappa = K.chance_corrected(a_o, a_e)
+    usable = (n_common >= MIN_SHARED_ITEMS) & ~np.isnan(kappa)
+
+    def mean(x: FloatArray) -> FloatArray:
+        total = np.bincount(group, weights=np.where(usable, x, 0.0), minlength=enc.n_groups)
+        return as_float(total / n_pairs)
+
+    n_pairs = np.bincount(group, weights=usable, minlength=enc.n_groups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        value, mean_o, mean_e = mean(kappa), mean(a_o), mean(a_e)
     return Components("light", value, mean_o, mean_e, extra={"n_pairs": n_pairs.astype(np.int64)})
 
 
