@@ -1,4 +1,4 @@
-"""The house rules of DESIGN.md §6 that a linter does not check.
+"""The house rules of docs/architecture.md ("Layers") that a linter does not check.
 
 ``lint-imports`` (in ``.ci/test``) holds the layers; here: no import cycle among pdagree's
 modules (imports inside functions count, ``if TYPE_CHECKING:`` imports do not), no module

@@ -185,7 +185,7 @@ def test_counts_layout_with_by() -> None:
 
 def test_scott_accepts_counts_table() -> None:
     # Scott's pi needs no rater identity (Fort 2011, slide 21: A_e from the pooled totals);
-    # DESIGN.md section 2 lists only Cohen, Conger, bias, IRT and frequencies as refusing
+    # The layouts' contract lists only Cohen, Conger, bias, IRT and frequencies as refusing
     # the counts layout, and asks for identical values on identical data.
     wide = datasets.load("artstein_poesio2005")
     counts = wide.agree.counts()

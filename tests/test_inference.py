@@ -1,4 +1,5 @@
-"""Standard errors, confidence intervals and p-values (DESIGN §4, pdagree.inference).
+"""Standard errors, confidence intervals and p-values (docs/coefficients/uncertainty.md,
+pdagree.inference).
 
 Published values come from ``tests/references.py``, where each carries its citation; the
 comment next to each comparison names the source again. Comparisons are made at the precision
@@ -325,7 +326,7 @@ def test_p_value_alternatives(method: str) -> None:
 @pytest.mark.parametrize("method", MULTI_RATER)
 @pytest.mark.parametrize("level", [0.8, 0.95, 0.99])
 def test_analytic_interval_is_t_over_rated_items(method: str, level: float) -> None:
-    # DESIGN §4: value +/- t(n - 1) SE over the n rated items, upper bound capped at 1.
+    # The analytic interval: value +/- t(n - 1) SE over the n rated items, capped at 1.
     # One item of this frame has a single rating: it counts in n but not in n_items.
     wide = incomplete(4)
     assert n_rated(wide) == getattr(wide.agree, method)().n_items + 1
@@ -633,8 +634,8 @@ def test_population_not_positive(wide: pd.DataFrame) -> None:
 def test_inference_options_are_validated_without_confidence_level(
     wide: pd.DataFrame, options: dict[str, Any], match: str
 ) -> None:
-    # Validation happens once, at the public boundary (STYLE.md): a bad option is an error
-    # even when `confidence_level` is not given, never silently ignored.
+    # Validation happens once, at the public boundary (docs/architecture.md): a bad option
+    # is an error even when `confidence_level` is not given, never silently ignored.
     with pytest.raises(ValueError, match=match):
         wide.agree.fleiss(**options)
 

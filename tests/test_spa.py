@@ -1,7 +1,7 @@
 """Sparse Probability of Agreement: `Ratings.spa`, `Ratings.spa_items`, `spa_variance`.
 
-Reference: Nørregaard & Derczynski (2023), Sparse Probability of Agreement
-(shared/papers/004), with the corrections of shared/specs/SPA.md. Every closed form is
+Reference: Nørregaard & Derczynski (2023), Sparse Probability of Agreement, with the
+corrections of its printed formulas documented in docs/coefficients/spa.md. Every closed form is
 checked against exact enumeration of all label sequences in ``fractions.Fraction``, and
 against the paper's appendix sums (eq. 41 and 50) as corrected there.
 """

@@ -153,7 +153,7 @@ def test_small_matrices_written_out() -> None:
 
 def test_ordered_categorical_order_gives_the_scores() -> None:
     # Non-numeric categories are scored by their order, and an ordered Categorical's order
-    # wins over the sorted labels (DESIGN §2).
+    # wins over the sorted labels (README, "Weights, alpha and uncertainty").
     order = ["low", "mid", "high", "top"]
     rng = np.random.default_rng(3)
     labels = rng.choice(order, size=(40, 3))

@@ -1,8 +1,8 @@
 """The data every definition works on: encoded ratings and their count tensors.
 
 :class:`RatingData` holds one :class:`~pdagree._encode.Encoded` and computes each count
-tensor once, on first use (DESIGN §1: encode → count → kernel). Definitions, the inference
-layer and the bootstrap read it; :class:`pdagree.Ratings` wraps one for users.
+tensor once, on first use (docs/architecture.md: encode → count → kernel). Definitions, the
+inference layer and the bootstrap read it; :class:`pdagree.Ratings` wraps one for users.
 """
 
 from __future__ import annotations
