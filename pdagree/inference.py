@@ -15,7 +15,9 @@ Three methods:
   replicates are computed in one batched call: each replicate is a group of its own, so the
   same kernels run once over ``n_resamples × n_groups`` groups (in chunks that bound memory).
   The interval is the percentile interval; the standard error is the replicates' standard
-  deviation.
+  deviation. Replicates in which the coefficient is undefined (a resample with every rating in
+  one category, say) are left out of both, with a warning that counts them, with and without
+  ``by=`` alike; ``interval="BCa"`` needs every replicate and is nan then.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from ._typing import FloatArray
-from ._warnings import warn
+from ._warnings import UndefinedStatisticWarning, warn
 from .definitions import (
     Definition,
     RatingData,
@@ -269,6 +271,10 @@ def summarise(
                 interval=kind,
             )
             se, low, high = np.array([se_1]), np.array([low_1]), np.array([high_1])
+            if not np.isfinite(reps).all() and kind != "BCa":
+                # One rule on both paths: undefined replicates are left out (scipy's
+                # summary is nan as soon as one is); BCa's jackknife needs every one.
+                se, low, high = _replicate_summary(reps, value, level, kind)
         else:
             if kind == "BCa":
                 raise ValueError(
@@ -277,6 +283,7 @@ def summarise(
                 )
             reps = bootstrap_values(data, definition, kwargs, resamples, rng)
             se, low, high = _replicate_summary(reps, value, level, kind)
+        _warn_undefined_replicates(data, method_name, reps, value)
         p = bootstrap_p_value(reps, alternative)
         p = np.where(np.isnan(se), np.nan, p)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -358,6 +365,33 @@ def bootstrap_p_value(reps: FloatArray, alternative: str) -> FloatArray:
             f"`alternative` must be one of 'greater', 'two-sided', 'less'; got {alternative!r}."
         )
     return np.where(b >= 2, out, np.nan)
+
+
+def _warn_undefined_replicates(
+    data: RatingData, name: str, reps: FloatArray, value: FloatArray
+) -> None:
+    """Announce bootstrap replicates that are undefined (a resample whose coefficient is nan,
+    e.g. every rating in one category): they are left out of the standard error and the
+    percentile or basic interval, which are then conditional on a defined coefficient."""
+    if reps.size == 0:
+        return
+    undefined = (~np.isfinite(reps)).sum(axis=0) * np.isfinite(value)
+    if not undefined.any():
+        return
+    total, n = int(undefined.sum()), reps.shape[0]
+    enc = data.enc
+    where = f"`{name}`"
+    if enc.groups is not None:
+        keys = list(enc.groups[undefined > 0][:5])
+        where += f" in {int((undefined > 0).sum())} of {enc.n_groups} groups (e.g. {keys})"
+    warn(
+        f"{total} of {n * int((undefined > 0).sum())} bootstrap replicates of {where} are "
+        "undefined (a resample in which the coefficient is nan, e.g. every rating in one "
+        "category); the standard error and the interval use the defined ones, so they are "
+        "conditional on the coefficient being defined (interval='BCa' needs every replicate "
+        "and is then nan).",
+        UndefinedStatisticWarning,
+    )
 
 
 def _warn_undefined_se(

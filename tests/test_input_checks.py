@@ -418,3 +418,31 @@ def test_spa_custom_weights_near_the_largest_float():
     ones = ratings.spa(weights=np.arange(1.0, n + 1.0))
     big = ratings.spa(weights=np.arange(1.0, n + 1.0) * 1e305)
     assert float(big) == pytest.approx(float(ones), rel=1e-12)
+
+
+# --------------------------------------------------------------------- point 9: bootstrap rule
+
+
+def test_undefined_replicates_follow_one_rule_with_and_without_by():
+    # 30 items, a rare category: some resamples have every rating in one category. The
+    # ungrouped bootstrap gave se nan, the same data as one by= group 0.385.
+    df = pd.DataFrame({"a": ["x"] * 28 + ["y", "y"], "b": ["x"] * 28 + ["y", "x"]})
+    match = r"bootstrap replicates of `cohen`.* are undefined .*use the defined ones"
+    with pytest.warns(pdagree.PdagreeWarning, match=match):
+        alone = df.agree.cohen(confidence_level=0.95, method="bootstrap", n_resamples=4000, rng=1)
+    with pytest.warns(pdagree.PdagreeWarning, match=match):
+        grouped = (
+            df.assign(g=1)
+            .agree(by="g")
+            .cohen(confidence_level=0.95, method="bootstrap", n_resamples=4000, rng=1)
+        )
+    assert np.isfinite(alone.se) and np.isfinite(grouped.loc[1, "se"])
+    # different streams of resamples: equal within Monte Carlo error
+    assert alone.se == pytest.approx(grouped.loc[1, "se"], rel=0.05)
+    assert alone.low == pytest.approx(grouped.loc[1, "low"], abs=0.05)
+    assert alone.high == pytest.approx(grouped.loc[1, "high"], abs=0.05)
+    with pytest.warns(pdagree.PdagreeWarning):
+        bca = df.agree.cohen(
+            confidence_level=0.95, method="bootstrap", n_resamples=500, rng=1, interval="BCa"
+        )
+    assert np.isnan(bca.low) and np.isnan(bca.high)
