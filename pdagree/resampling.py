@@ -95,6 +95,18 @@ def _item_types(matrix: Any, group: IntArray, n_groups: int) -> tuple[Any, IntAr
     return rows, kind, bounds
 
 
+def _moment_sums(kwargs: dict[str, Any], data: RatingData) -> bool:
+    """Whether the item sums are moment sums that need no dense counts (interval alpha),
+    so that data with very many distinct values still resample through them."""
+    level = kwargs.get("level")
+    return (
+        isinstance(level, str)
+        and level == "interval"
+        and kwargs.get("weights") is None
+        and data.enc.values is not None
+    )
+
+
 class Replicates:
     """One coefficient on item resamples, by item sums where the definition offers them.
 
@@ -125,7 +137,7 @@ class Replicates:
         self.sums = None
         # Item sums see one set of categories and dense counts: by= groups with categories
         # of their own, and data too wide for a dense table, are recomputed.
-        usable = data.category_mask is None and not data.sparse
+        usable = data.category_mask is None and (not data.sparse or _moment_sums(kwargs, data))
         if item_sums and usable and definition.item_sums is not None:
             self.sums = definition.item_sums(data, kwargs)
         if self.sums is not None:

@@ -446,3 +446,52 @@ def test_undefined_replicates_follow_one_rule_with_and_without_by():
             confidence_level=0.95, method="bootstrap", n_resamples=500, rng=1, interval="BCa"
         )
     assert np.isnan(bca.low) and np.isnan(bca.high)
+
+
+# --------------------------------------------------------------------- point 15: interval CI
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_interval_alpha_variance_from_moments_equals_the_weight_matrix_form(seed):
+    from pdagree._kernels import variance as V
+    from pdagree.definitions import alpha as A
+
+    rng = np.random.default_rng(seed)
+    n, r = 40, 4
+    values = np.round(rng.normal(size=(n, 1)) + rng.normal(0, 0.5, (n, r)), 1) + 100.0
+    values[rng.random((n, r)) < 0.3] = np.nan
+    wide = pd.DataFrame(values, columns=list("abcd")).assign(g=rng.integers(0, 3, n))
+    data = wide.agree(by="g")._data
+    w = A._alpha_weights(data, "interval")  # the (K, K) form, on these few distinct values
+    dense, _ = V.weighted_alpha_variance(data.nik, w, data.enc.group, data.enc.n_groups)
+    moments, _ = A.alpha_variance(data, {"level": "interval"}, None, np.inf)
+    np.testing.assert_allclose(moments, dense, rtol=1e-10, atol=1e-15)
+
+
+def test_interval_alpha_interval_on_many_distinct_values_is_analytic():
+    # above 2,000 distinct values it fell back, silently, to 2,000 recomputing resamples
+    rng = np.random.default_rng(7)
+    truth = rng.normal(size=5_000)
+    wide = pd.DataFrame({f"r{j}": truth + rng.normal(0, 0.3, 5_000) for j in range(3)})
+    alpha = wide.agree.alpha(level="interval", confidence_level=0.95)
+    assert alpha.ci_method == "analytic"
+    assert alpha.n_categories > 2_000 and 0 < alpha.se < 0.05
+    assert alpha.low < float(alpha) < alpha.high
+
+
+def test_interval_alpha_bootstrap_on_many_distinct_values_goes_through_item_sums():
+    from pdagree import resampling
+    from pdagree.definitions import REGISTRY
+
+    rng = np.random.default_rng(8)
+    truth = rng.normal(size=1_500)
+    wide = pd.DataFrame({f"r{j}": truth + rng.normal(0, 0.3, 1_500) for j in range(3)})
+    wide.iloc[::7, 0] = np.nan
+    data = wide.agree()._data
+    assert data.sparse  # more distinct values than a dense table takes
+    definition, call = REGISTRY["alpha"], {"level": "interval"}
+    reps = resampling.Replicates(data, definition, call)
+    assert reps.sums is not None
+    summed = resampling.bootstrap_values(data, definition, call, 100, rng=3)
+    recomputed = resampling.bootstrap_values(data, definition, call, 100, 3, item_sums=False)
+    np.testing.assert_allclose(summed, recomputed, rtol=1e-10, atol=1e-12)

@@ -206,6 +206,17 @@ def alpha_variance(
     Scott's pi with the same weights (:func:`~pdagree.definitions.kappa.table_variance`),
     which divides by ``n`` and is not the raw-ratings variance of alpha."""
     enc = data.enc
+    if options.get("weights") is None and enc.layout != "contingency":
+        metric, _ = metric_for(
+            options.get("level", "nominal"), enc.categories, enc.values, ordered=enc.ordered
+        )
+        if isinstance(metric, KA.Interval):  # moment sums: no (K, K) weights
+            x = metric.values
+            top = float((x.max() - x.min()) ** 2) if len(x) else 0.0
+            var, _ = V.interval_alpha_variance(
+                enc.item, x[enc.code], enc.weight, enc.group, enc.n_groups, top or 1.0, population
+            )
+            return var, data.rated_per_group
     if options.get("weights") is not None:
         w, _ = data.weights(options["weights"])
     else:
@@ -218,12 +229,15 @@ def alpha_variance(
 
 def alpha_analytic_applies(data: RatingData, options: dict[str, Any]) -> bool:
     """Whether Gwet's variance exists: not for ordinal alpha (its distances depend on the
-    observed frequencies), nor for more than 2,000 categories without weights."""
+    observed frequencies), nor for more than 2,000 categories without weights, except for
+    interval alpha, whose variance comes from moment sums."""
     if options.get("weights") is not None:
         return True
     enc = data.enc
     level = options.get("level", "nominal")
     metric, _ = metric_for(level, enc.categories, enc.values, ordered=enc.ordered)
+    if isinstance(metric, KA.Interval):  # from moment sums, whatever the distinct values
+        return True
     return not isinstance(metric, KA.Ordinal) and (
         data.enc.n_categories <= _MAX_ANALYTIC_ALPHA_CATEGORIES
     )
