@@ -26,6 +26,11 @@ __all__ = ["ContingencyCodes", "check_counts", "contingency_codes"]
 #: Rater labels for a table whose index or columns are unnamed.
 DEFAULT_RATERS = ("rater1", "rater2")
 
+#: The most items a contingency table may count: it is expanded to one item per count.
+MAX_TABLE_ITEMS = 5_000_000
+#: About the memory an expanded item takes through the analysis (codes and count tensors).
+_BYTES_PER_ITEM = 170
+
 
 def _as_written(values: np.ndarray[Any, Any]) -> list[float | int]:
     """Numbers as the user likely wrote them: whole numbers without a trailing ``.0``."""
@@ -210,6 +215,14 @@ def contingency_codes(df: pd.DataFrame, categories: Sequence[Hashable] | None) -
             f"the contingency table has labels missing from `categories`, e.g. "
             f"{_fmt(list(dict.fromkeys(outside)))}; add them to `categories` or drop those rows "
             "and columns."
+        )
+    if total > MAX_TABLE_ITEMS:
+        raise ValueError(
+            f"the contingency table counts {total:,.0f} items; it is read as one item per "
+            f"count, which above {MAX_TABLE_ITEMS:,} items would need about "
+            f"{total * _BYTES_PER_ITEM / 2**30:,.1f} GiB. The coefficients depend on the "
+            "table's proportions only: a table divided by a common factor (rounded) gives the "
+            "same values, with the intervals of the smaller sample."
         )
     counts = arr.astype(np.int64).ravel()
     cell = np.flatnonzero(counts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tracemalloc
 
 import numpy as np
 import pandas as pd
@@ -495,3 +496,28 @@ def test_interval_alpha_bootstrap_on_many_distinct_values_goes_through_item_sums
     summed = resampling.bootstrap_values(data, definition, call, 100, rng=3)
     recomputed = resampling.bootstrap_values(data, definition, call, 100, 3, item_sums=False)
     np.testing.assert_allclose(summed, recomputed, rtol=1e-10, atol=1e-12)
+
+
+# --------------------------------------------------------------------- point 13 (partly)
+
+
+def test_a_contingency_table_counting_billions_is_refused_before_allocating():
+    # 2 x 10^9 items raised MemoryError; 2 x 10^8 were killed by the system.
+    table = pd.DataFrame(
+        [[7e8, 1e8, 0.0], [1e8, 6e8, 1e8], [0.0, 1e8, 3e8]],
+        index=pd.Index(list("abc"), name="r1"),
+        columns=pd.Index(list("abc"), name="r2"),
+    )
+    tracemalloc.start()
+    try:
+        with pytest.raises(
+            ValueError,
+            match=r"^the contingency table counts 2,000,000,000 items; it is read as one item "
+            r"per count, which above 5,000,000 items would need about 316\.7 GiB",
+        ):
+            table.agree(layout="contingency")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 2**20
+    assert np.isfinite(float((table / 1e3).round().agree(layout="contingency").cohen()))
