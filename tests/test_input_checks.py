@@ -513,7 +513,7 @@ def test_a_contingency_table_counting_billions_is_refused_before_allocating():
         with pytest.raises(
             ValueError,
             match=r"^the contingency table counts 2,000,000,000 items; it is read as one item "
-            r"per count, which above 5,000,000 items would need about 316\.7 GiB",
+            r"per count, which above 5,000,000 items would need about 316\.6 GiB",
         ):
             table.agree(layout="contingency")
         _, peak = tracemalloc.get_traced_memory()
