@@ -296,3 +296,13 @@ def test_chunks_do_not_change_the_replicates(monkeypatch: pytest.MonkeyPatch) ->
     assert resampling.Replicates(data, definition, {}).rows_per_chunk(90, 5) == 2
     chunked = resampling.bootstrap_values(data, definition, {}, 60, rng=4)
     np.testing.assert_allclose(chunked, whole, rtol=1e-13)
+
+
+def test_ordinal_alpha_interval_without_pairable_values() -> None:
+    # Found by tests/test_fault_finding.py: no item with two ratings made the ordinal item
+    # sums raise numpy's "operands could not be broadcast" instead of giving nan.
+    wide = pd.DataFrame({"r0": [None, None, 1], "r1": [None, 1, None]})
+    with pytest.warns(pdagree.UndefinedStatisticWarning):
+        alpha = wide.agree.alpha("ordinal")
+    low, high = alpha.confidence_interval()  # nan, as the value (which warned)
+    assert np.isnan(low) and np.isnan(high)

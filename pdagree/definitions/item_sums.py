@@ -367,7 +367,7 @@ def _ordinal_sums(pv: KA.PairableValues, n_items: int, k: int) -> ItemSums | Non
     # item, then code.
     new_item = np.r_[True, pv.item[1:] != pv.item[:-1]] if len(pv.item) else np.zeros(0, bool)
     starts = np.flatnonzero(new_item)
-    stops = np.r_[starts[1:], len(pv.item)].astype(np.int64)
+    stops = (np.r_[starts[1:], len(pv.item)] if len(starts) else starts).astype(np.int64)
     lengths = stops - starts
     rows = np.arange(len(pv.item), dtype=np.int64)
     cost = np.repeat(stops, lengths) - rows - 1
