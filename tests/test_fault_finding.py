@@ -98,8 +98,17 @@ def as_dtype(column: pd.Series, kind: str) -> pd.Series:
     return column.astype(object) if kind in ("bool", "text") else column
 
 
-KINDS = ["int", "Int64", "float", "text", "string", "bool", "category", "category_ordered",
-         "numeric_text"]
+KINDS = [
+    "int",
+    "Int64",
+    "float",
+    "text",
+    "string",
+    "bool",
+    "category",
+    "category_ordered",
+    "numeric_text",
+]
 
 
 @st.composite
@@ -110,8 +119,7 @@ def wide_frames(draw: st.DrawFn) -> tuple[pd.DataFrame, str]:
     label = labels_for(kind)
     cell = st.one_of(st.none(), label, label)
     data = {
-        f"r{j}": draw(st.lists(cell, min_size=n_items, max_size=n_items))
-        for j in range(n_raters)
+        f"r{j}": draw(st.lists(cell, min_size=n_items, max_size=n_items)) for j in range(n_raters)
     }
     frame = pd.DataFrame(data, index=pd.Index([f"i{i}" for i in range(n_items)], name="item"))
     frame = frame.apply(lambda c: as_dtype(c, kind))
@@ -209,9 +217,7 @@ def test_long_and_counts_frames_agree_with_the_wide_one(
 
 @SETTINGS
 @given(
-    counts=st.lists(
-        st.lists(st.integers(0, 4), min_size=3, max_size=3), min_size=1, max_size=6
-    ),
+    counts=st.lists(st.lists(st.integers(0, 4), min_size=3, max_size=3), min_size=1, max_size=6),
     contingency=st.lists(
         st.lists(st.integers(0, 9), min_size=3, max_size=3), min_size=3, max_size=3
     ),

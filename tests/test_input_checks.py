@@ -521,3 +521,20 @@ def test_a_contingency_table_counting_billions_is_refused_before_allocating():
         tracemalloc.stop()
     assert peak < 2**20
     assert np.isfinite(float((table / 1e3).round().agree(layout="contingency").cohen()))
+
+
+# --------------------------------------------------------------------- README: names table
+
+
+def test_cohen_on_gapped_data_uses_each_raters_marginals_unlike_scikit_learn():
+    metrics = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(9)
+    a = rng.choice(["x", "y", "z"], 80)
+    b = np.where(rng.random(80) < 0.7, a, rng.choice(["x", "y", "z"], 80)).astype(object)
+    wide = pd.DataFrame({"a": a.astype(object), "b": b})
+    wide.loc[wide.index[:12], "b"] = None  # b skipped 12 items that a rated
+    both = wide.dropna()
+    sklearn = metrics.cohen_kappa_score(both["a"], both["b"])
+    assert float(both.agree.cohen()) == pytest.approx(sklearn, rel=1e-12)
+    gapped = float(wide.agree.cohen())
+    assert abs(gapped - sklearn) > 1e-4  # a's marginals include the 12 items b skipped
