@@ -243,7 +243,7 @@ def test_every_method_on_counts_and_contingency_tables(
         if isinstance(ratings, Exception):
             continue
         for name, options in CALLS:
-            result, caught = run(lambda n=name, o=options: call_method(ratings, n, o))
+            result, caught = run(lambda r=ratings, n=name, o=options: call_method(r, n, o))
             check_outcome(result, caught, f"{name}({options}) on {layout}")
         pd.testing.assert_frame_equal(table, before)
 
