@@ -121,14 +121,17 @@ def coefficient(
     unknown = sorted(set(options) - set(INFERENCE_DEFAULTS))
     if unknown:
         raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
-    if check_labels and nominal_on_continuous(data, arguments):
-        warn_nominal_on_continuous(data, [name])
     chosen = {**INFERENCE_DEFAULTS, **options}
     level = chosen.pop("confidence_level")
     inference.check_options(
         name, chosen["method"], chosen["n_resamples"], chosen["N"], level, chosen["interval"]
     )
-    result = label(data, compute(get(name), data, arguments))
+    definition = get(name)
+    result = label(data, compute(definition, data, arguments))
+    # SPA's `weights` weigh items, not categories: a nominal reading whatever they are.
+    reading = arguments if definition.weights else {**arguments, "weights": None}
+    if check_labels and nominal_on_continuous(data, reading):
+        warn_nominal_on_continuous(data, [name])
     if level is not None:
         summary = inference.summarise(
             data,
