@@ -143,10 +143,10 @@ def check_rater_sharing(enc: Encoded, announced: Sequence[int] = ()) -> None:
     r, k = enc.n_raters, enc.n_categories
     if r * k > MAX_CELLS:
         return
-    used = np.bincount(enc.rater * k + enc.code, minlength=r * k).reshape(r, k) > 0
-    raters_per_label = used.sum(axis=0)
-    rated = np.bincount(enc.rater, minlength=r)
-    shared = np.bincount(enc.rater, weights=raters_per_label[enc.code] >= 2, minlength=r)
+    counts = np.bincount(enc.rater * k + enc.code, minlength=r * k).reshape(r, k)
+    raters_per_label = (counts > 0).sum(axis=0)
+    rated = counts.sum(axis=1)
+    shared = counts[:, raters_per_label >= 2].sum(axis=1)
     judged = rated >= MIN_JUDGED
     if judged.sum() < 2:
         return
