@@ -141,7 +141,7 @@ def test_the_documented_edge(method: str, case: str) -> None:
 
 
 def test_interval_alpha_on_the_continuous_frame_does_not_warn() -> None:
-    value, categories = outcome(frames()["continuous"], "alpha")
+    _, categories = outcome(frames()["continuous"], "alpha")
     assert categories
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._typing import FloatArray, IntArray, as_float
+from ._typing import BoolArray, FloatArray, IntArray, as_float
 from .agreement import item_agreement, rater_proportions
 
 __all__ = [
@@ -160,11 +160,31 @@ def weighted_alpha_variance(
         pa_i = agreeing / (rb * (r - 1.0)) - pa1 * (r - rb) / rb
         pi_w = pi @ ((weights + weights.T) / 2.0)
         pe_i = (nik * pi_w[group]).sum(axis=-1) / rb - pe * (r - rb) / rb
-        alpha1 = (pa1 - pe) / (1.0 - pe)
-        a_i = (pa_i - pe) / (1.0 - pe) - 2.0 * (1.0 - alpha1) * (pe_i - pe) / (1.0 - pe)
+    return _alpha_variance(pa_i, pe_i, pa1, pe, pairable, group, n2, population)
+
+
+def _alpha_variance(
+    pa_i: FloatArray,
+    pe_i: FloatArray,
+    observed: FloatArray,
+    expected: FloatArray,
+    pairable: BoolArray,
+    group: IntArray,
+    n2: FloatArray,
+    population: float,
+) -> tuple[FloatArray, FloatArray]:
+    """Gwet's variance of alpha from the items' linearised terms ``A_o,i`` and ``A_e,i`` and
+    their group's ``A_o'`` and ``A_e`` (per item): ``alpha*_i = (A_o,i - A_e) / (1 - A_e) -
+    2 (1 - alpha') (A_e,i - A_e) / (1 - A_e)``, ``var = (1 - f) / (n' (n' - 1)) sum_i
+    (alpha*_i - alpha')^2`` over the pairable items."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        alpha1 = (observed - expected) / (1.0 - expected)
+        a_i = (pa_i - expected) / (1.0 - expected) - 2.0 * (1.0 - alpha1) * (pe_i - expected) / (
+            1.0 - expected
+        )
         sq = np.where(pairable, (a_i - alpha1) ** 2, 0.0)
         f = n2 / population
-        spread = np.bincount(group, weights=sq, minlength=n_groups)
+        spread = np.bincount(group, weights=sq, minlength=len(n2))
         var = np.where(n2 >= 2, (1.0 - f) / (n2 * (n2 - 1.0)) * spread, np.nan)
     return as_float(var), as_float(n2)
 
@@ -210,13 +230,7 @@ def interval_alpha_variance(
         rb, e, o, g1, g2 = rbar[group], pe[group], pa1[group], m1[group], m2[group]
         pa_i = agreeing / (rb * (r - 1.0)) - o * (r - rb) / rb
         pe_i = (r - (s2 - 2.0 * g1 * s1 + r * g2) / top) / rb - e * (r - rb) / rb
-        alpha1 = (o - e) / (1.0 - e)
-        a_i = (pa_i - e) / (1.0 - e) - 2.0 * (1.0 - alpha1) * (pe_i - e) / (1.0 - e)
-        sq = np.where(pairable, (a_i - alpha1) ** 2, 0.0)
-        f = n2 / population
-        spread = np.bincount(group, weights=sq, minlength=n_groups)
-        var = np.where(n2 >= 2, (1.0 - f) / (n2 * (n2 - 1.0)) * spread, np.nan)
-    return as_float(var), as_float(n2)
+    return _alpha_variance(pa_i, pe_i, o, e, pairable, group, as_float(n2), population)
 
 
 def table_variance(

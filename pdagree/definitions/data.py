@@ -168,7 +168,15 @@ class RatingData:
                 "share items without it; for a raters x raters table, select fewer raters "
                 "(`raters=[...]`, or a subset of a long frame) or split them with `by=`."
             )
-        return _counts.pair_margins(
+        return _counts.pair_margins(*self._annotations(), self.identity)
+
+    def _annotations(self) -> tuple[IntArray, IntArray, IntArray, IntArray, int, int, int, int]:
+        """What the rater-pair counts read: groups per item, item, rater and category code per
+        annotation, and the sizes."""
+        enc = self.enc
+        if enc.rater is None:  # pragma: no cover - callers check first
+            raise ValueError("no raters")
+        return (
             enc.group,
             enc.item,
             enc.rater,
@@ -177,26 +185,13 @@ class RatingData:
             enc.n_groups,
             enc.n_raters,
             enc.n_categories,
-            self.identity,
         )
 
     @cached_property
     def pair_agreements(self) -> tuple[IntArray, IntArray, IntArray, FloatArray, FloatArray]:
         """The rater pairs that share items, sparsely: ``(group, a, b, n_common, agree)``
         (:func:`pdagree._counts.pair_agreements`)."""
-        enc = self.enc
-        if enc.rater is None:  # pragma: no cover - callers check first
-            raise ValueError("no raters")
-        return _counts.pair_agreements(
-            enc.group,
-            enc.item,
-            enc.rater,
-            enc.code,
-            enc.n_items,
-            enc.n_groups,
-            enc.n_raters,
-            enc.n_categories,
-        )
+        return _counts.pair_agreements(*self._annotations())
 
     def pair_confusion(self, first: IntArray, second: IntArray) -> FloatArray:
         """The (G, K, K) confusion table of rater ``first[g]`` against ``second[g]`` in each
