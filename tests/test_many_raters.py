@@ -122,3 +122,16 @@ def test_the_command_line_reports_on_many_raters(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert status == 0, err
     assert "light" in out and "Traceback" not in err
+
+
+def test_multilabel_on_many_raters_is_refused_before_allocating():
+    ratings = crowd(20_000).agree(item="item", rater="rater", label="label")
+
+    def refused() -> None:
+        with pytest.raises(
+            ValueError, match=r"^`multilabel\(\)` keeps sums for every pair of the 20,000 raters"
+        ):
+            ratings.multilabel()
+
+    _, peak = peak_mib(refused)
+    assert peak < 64

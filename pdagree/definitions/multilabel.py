@@ -27,7 +27,7 @@ from .._kernels import agreement as K
 from .._kernels import multilabel as KM
 from .._typing import BoolArray, FloatArray, IntArray
 from .base import MIN_SHARED_ITEMS, Components
-from .data import RatingData
+from .data import MAX_PAIR_CELLS, RatingData
 
 __all__ = [
     "DEFAULT_P",
@@ -103,6 +103,14 @@ def _sums(
 ) -> KM.PairSums:
     rater = _rater(data, method)
     enc = data.enc
+    pairs_cells = enc.n_groups * enc.n_raters * enc.n_raters
+    if pairs_cells > MAX_PAIR_CELLS:
+        raise ValueError(
+            f"`{method}()` keeps sums for every pair of the {enc.n_raters:,} raters "
+            f"({pairs_cells:,} pairs{' over the groups' if enc.n_groups > 1 else ''}), too "
+            "many for memory. Select fewer raters (`raters=[...]`, or a subset of a long "
+            "frame) or split them with `by=`."
+        )
     return KM.pair_sums(
         enc.group,
         enc.item,
