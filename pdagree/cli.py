@@ -29,7 +29,7 @@ import textwrap
 import warnings
 from collections.abc import Hashable, Sequence
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any, NoReturn, TextIO, cast
 
 import pandas as pd
 
@@ -59,6 +59,14 @@ def _split(value: str) -> list[str]:
     return [part for part in value.split(",") if part != ""]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error on one line like every other failure:
+    ``pdagree: error: <message> (see `pdagree report --help`)``, status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{_PROG}: error: {message} (see `{self.prog} --help`)\n")
+
+
 def _seed(token: str) -> int:
     """``--seed``: a whole number from 0 to 2**32 - 1 (what NumPy's generators accept)."""
     try:
@@ -73,7 +81,7 @@ def _seed(token: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=_PROG,
         description="Inter-annotator agreement for files of annotations.",
         epilog="Run `pdagree report --help` for the options of a report.",

@@ -499,8 +499,9 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     for argv, message in cases:
         status, out, err = run(capsys, *argv)
         assert (status, out) == (2, "")
-        assert err.startswith("usage: pdagree")
-        assert message in err
+        # one line, as every other failure (issue 17)
+        assert err.startswith("pdagree: error: ") and err.count("\n") == 1, err
+        assert message in err and "--help`)" in err
 
 
 def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
