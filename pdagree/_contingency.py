@@ -1,12 +1,15 @@
 """Tables of counts: the checks every count table passes, and two raters' contingency table
-expanded to annotations.
+as codes.
 
 Part of the encoding layer (:mod:`pdagree._encode` builds the :class:`~pdagree._encode.Encoded`
 from what :func:`contingency_codes` returns). A contingency table is a K x K frame: the index
 holds the first rater's categories, the columns the second rater's, a cell the number of items
-the two raters put in that pair of categories. It is expanded to one item per counted unit
-(two annotations each, rater 0 and rater 1), so every coefficient, breakdown and variance that
-works on raw ratings sees exactly the wide frame the table stands for.
+the two raters put in that pair of categories. Each non-zero cell becomes one item (two
+annotations, rater 0 and rater 1) that stands for as many items as the cell counts (its
+*multiplicity*): the coefficients are computed from the K x K table whatever its total
+(:mod:`pdagree.definitions.table_data`). The analyses that read items one by one (``items()``,
+the IRT model, SPA) see the table expanded to one item per count by :func:`expand_cells`,
+which refuses above :data:`MAX_TABLE_ITEMS` before allocating.
 """
 
 from __future__ import annotations
@@ -21,12 +24,13 @@ import pandas as pd
 from ._labels import _fmt, categories_of, dtype_categories, label_numbers
 from ._typing import FloatArray, IntArray
 
-__all__ = ["ContingencyCodes", "check_counts", "contingency_codes"]
+__all__ = ["ContingencyCodes", "check_counts", "contingency_codes", "expand_cells"]
 
 #: Rater labels for a table whose index or columns are unnamed.
 DEFAULT_RATERS = ("rater1", "rater2")
 
-#: The most items a contingency table may count: it is expanded to one item per count.
+#: The most items a contingency table may count for the analyses that read it as one item per
+#: count (the coefficients and their uncertainty are computed from the table at any size).
 MAX_TABLE_ITEMS = 5_000_000
 #: About the memory an expanded item takes through the analysis (codes and count tensors).
 _BYTES_PER_ITEM = 170
@@ -74,16 +78,15 @@ def check_counts(
 
 @dataclass(frozen=True)
 class ContingencyCodes:
-    """A contingency table expanded to annotations: ``item``, ``rater`` (0 for the index's
-    rater, 1 for the columns') and ``code`` per annotation, two per item."""
+    """A contingency table as codes: per non-zero cell, the first rater's category code
+    (``first``), the second's (``second``) and the number of items it counts (``count``)."""
 
     raters: pd.Index
     categories: pd.Index
     ordered: bool
-    n_items: int
-    item: IntArray
-    rater: IntArray
-    code: IntArray
+    first: IntArray
+    second: IntArray
+    count: FloatArray
 
 
 _MEANING = "A cell counts the items the two raters put in that pair of categories."
@@ -216,26 +219,30 @@ def contingency_codes(df: pd.DataFrame, categories: Sequence[Hashable] | None) -
             f"{_fmt(list(dict.fromkeys(outside)))}; add them to `categories` or drop those rows "
             "and columns."
         )
-    if total > MAX_TABLE_ITEMS:
-        raise ValueError(
-            f"the contingency table counts {total:,.0f} items; it is read as one item per "
-            f"count, which above {MAX_TABLE_ITEMS:,} items would need about "
-            f"{total * _BYTES_PER_ITEM / 2**30:,.1f} GiB. The coefficients depend on the "
-            "table's proportions only: a table divided by a common factor (rounded) gives the "
-            "same values, with the intervals of the smaller sample."
-        )
-    counts = arr.astype(np.int64).ravel()
+    counts = arr.ravel()
     cell = np.flatnonzero(counts)
-    per_item = np.repeat(cell, counts[cell])
-    first = row_code[per_item // arr.shape[1]]
-    second = col_code[per_item % arr.shape[1]]
-    n_items = len(per_item)
     return ContingencyCodes(
         raters=raters,
         categories=cats,
         ordered=ordered,
-        n_items=n_items,
-        item=np.repeat(np.arange(n_items, dtype=np.int64), 2),
-        rater=np.tile(np.array([0, 1], dtype=np.int64), n_items),
-        code=np.column_stack([first, second]).ravel().astype(np.int64),
+        first=row_code[cell // arr.shape[1]].astype(np.int64),
+        second=col_code[cell % arr.shape[1]].astype(np.int64),
+        count=counts[cell].astype(np.float64),
     )
+
+
+def expand_cells(count: FloatArray) -> IntArray:
+    """Per item of the table read as one item per count, the cell it falls in (cells in the
+    order of ``count``); a ValueError, before allocating, above :data:`MAX_TABLE_ITEMS`."""
+    total = float(count.sum())
+    if total > MAX_TABLE_ITEMS:
+        raise ValueError(
+            f"this analysis reads the contingency table as one item per count, and the table "
+            f"counts {total:,.0f} items: above {MAX_TABLE_ITEMS:,} that would need about "
+            f"{total * _BYTES_PER_ITEM / 2**30:,.1f} GiB. The coefficients (observed, bennett, "
+            "fleiss, scott, cohen, conger, gwet, light, bias, alpha) and their standard "
+            "errors, intervals and tests are computed from the table at any size; for this "
+            "analysis, divide the table by a common factor (rounded): the proportions stay "
+            "the same."
+        )
+    return np.repeat(np.arange(len(count), dtype=np.int64), count.astype(np.int64))

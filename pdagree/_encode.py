@@ -64,7 +64,7 @@ class Encoded:
         Per annotation: rater code; ``None`` for a counts table.
     weight
         Per entry: how many annotations it stands for (1 for wide, long and contingency
-        frames: a contingency table is expanded to one item per counted unit).
+        frames).
     group
         Per item: group code (all zeros without ``by=``).
     groups
@@ -83,6 +83,9 @@ class Encoded:
     secondary
         Per annotation (whose code is the primary label): the code of the rater's secondary
         label for the item, ``-1`` for none; ``None`` when none has one (:mod:`._ranks`).
+    multiplicity
+        Per item: how many identical items it stands for (a contingency table's items are its
+        non-zero cells, :mod:`pdagree.definitions.table_data`); ``None``: one each.
     """
 
     layout: Layout
@@ -99,6 +102,7 @@ class Encoded:
     declared: bool = False
     ordered: bool = True
     secondary: IntArray | None = None
+    multiplicity: FloatArray | None = None
 
     @property
     def n_items(self) -> int:
@@ -451,19 +455,21 @@ def _encode_counts(
 
 def _encode_contingency(df: pd.DataFrame, categories: Sequence[Hashable] | None) -> Encoded:
     codes = contingency_codes(df, categories)
+    n_cells = len(codes.count)
     return Encoded(
         layout="contingency",
-        items=pd.RangeIndex(codes.n_items, name="item"),
+        items=pd.RangeIndex(n_cells, name="cell"),
         raters=codes.raters,
         categories=codes.categories,
-        item=codes.item,
-        rater=codes.rater,
-        code=codes.code,
-        weight=np.ones(len(codes.code), dtype=np.float64),
-        group=np.zeros(codes.n_items, dtype=np.int64),
+        item=np.repeat(np.arange(n_cells, dtype=np.int64), 2),
+        rater=np.tile(np.array([0, 1], dtype=np.int64), n_cells),
+        code=np.column_stack([codes.first, codes.second]).ravel(),
+        weight=np.ones(2 * n_cells, dtype=np.float64),
+        group=np.zeros(n_cells, dtype=np.int64),
         groups=None,
         by=(),
         ordered=codes.ordered,
+        multiplicity=codes.count,
     )
 
 

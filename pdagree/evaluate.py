@@ -88,7 +88,7 @@ def nominal_on_continuous(data: RatingData, arguments: dict[str, Any]) -> bool:
         return False
     enc = data.enc
     k = enc.n_categories
-    if k < CONTINUOUS_CATEGORIES or k * CONTINUOUS_USES <= float(enc.weight.sum()):
+    if k < CONTINUOUS_CATEGORIES or k * CONTINUOUS_USES <= data.n_annotations:
         return False
     values = enc.values
     return values is not None and bool((values != np.round(values)).any())
@@ -127,6 +127,8 @@ def coefficient(
         name, chosen["method"], chosen["n_resamples"], chosen["N"], level, chosen["interval"]
     )
     definition = get(name)
+    if not definition.on_table:  # a contingency table read as one item per count
+        data = data.rows
     result = label(data, compute(definition, data, arguments))
     # SPA's `weights` weigh items, not categories: a nominal reading whatever they are.
     reading = arguments if definition.weights else {**arguments, "weights": None}

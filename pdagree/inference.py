@@ -36,7 +36,8 @@ from .definitions import (
     per_category_set,
     scatter_arrays,
 )
-from .resampling import bootstrap_values, scipy_bootstrap
+from .definitions.table_data import TableData
+from .resampling import bootstrap_values, scipy_bootstrap, table_bootstrap
 
 __all__ = ["INTERVAL_METHODS", "ConfidenceInterval", "ZTest", "summarise"]
 
@@ -261,7 +262,8 @@ def summarise(
         kind = check_interval(interval)
         value = compute(definition, data, kwargs).value
         if data.enc.groups is None:
-            se_1, low_1, high_1, reps = scipy_bootstrap(
+            resample = table_bootstrap if isinstance(data, TableData) else scipy_bootstrap
+            se_1, low_1, high_1, reps = resample(
                 data,
                 definition,
                 kwargs,

@@ -24,6 +24,7 @@ from .definitions import multilabel as _multilabel
 from .definitions import spa as _spa
 from .definitions.data import Weights
 from .definitions.spa import SpaWeights
+from .definitions.table_data import rating_data
 from .evaluate import INFERENCE_NOTE, InferenceOptions, Result, coefficient
 from .report import report as _report
 
@@ -65,7 +66,7 @@ class Ratings:
     _data: RatingData
 
     def __init__(self, encoded: Encoded) -> None:
-        object.__setattr__(self, "_data", RatingData(encoded))
+        object.__setattr__(self, "_data", rating_data(encoded))
 
     # Immutable: the encoded data are fixed; the count tensors are cached by ``_data``.
     def __setattr__(self, key: str, value: object) -> None:
@@ -127,8 +128,9 @@ class Ratings:
 
     @property
     def n_items(self) -> int:
-        """The number of items (rows of a wide frame, distinct items of a long one)."""
-        return self._enc.n_items
+        """The number of items (rows of a wide frame, distinct items of a long one, the
+        items a contingency table counts)."""
+        return self._data.n_items
 
     @property
     def n_raters(self) -> int:
@@ -151,7 +153,7 @@ class Ratings:
         raters = "" if enc.raters is None else f", {enc.n_raters} raters"
         groups = "" if enc.groups is None else f", {enc.n_groups} groups by {list(enc.by)}"
         return (
-            f"Ratings({enc.layout}: {enc.n_items} items{raters}, {enc.n_categories} "
+            f"Ratings({enc.layout}: {self._data.n_items} items{raters}, {enc.n_categories} "
             f"categories {cats}{groups})"
         )
 
@@ -220,7 +222,7 @@ class Ratings:
         weights: SpaWeights = "annotations_m1",
         p: pd.Series | dict[Hashable, float] | None = None,
     ) -> pd.DataFrame:
-        return _spa.spa_items(self._data, weights, p)
+        return _spa.spa_items(self._data.rows, weights, p)
 
     @_doc(_multilabel.multilabel)
     def multilabel(
@@ -230,19 +232,19 @@ class Ratings:
 
     @_doc(_multilabel.multilabel_sweep, inference=False)
     def multilabel_sweep(self, ps: Sequence[float] | None = None) -> pd.DataFrame:
-        return _multilabel.multilabel_sweep(self._data, ps)
+        return _multilabel.multilabel_sweep(self._data.rows, ps)
 
     @_doc(_multilabel.multilabel_items, inference=False)
     def multilabel_items(
         self, ps: Sequence[float] | None = None, *, high: float = 0.6, tolerance: float = 0.1
     ) -> _multilabel.MultilabelItems:
-        return _multilabel.multilabel_items(self._data, ps, high=high, tolerance=tolerance)
+        return _multilabel.multilabel_items(self._data.rows, ps, high=high, tolerance=tolerance)
 
     @_doc(_multilabel.multilabel_labels, inference=False)
     def multilabel_labels(
         self, p: float = _multilabel.DEFAULT_P, labels: Sequence[Any] | None = None
     ) -> pd.DataFrame:
-        return _multilabel.multilabel_labels(self._data, p, labels)
+        return _multilabel.multilabel_labels(self._data.rows, p, labels)
 
     # ------------------------------------------------------------------ models
 
@@ -251,7 +253,7 @@ class Ratings:
         self, *, constrained: bool = True, quadrature: int = 21, max_iterations: int = 1000
     ) -> _irt.GradedResponseFit:
         return _irt.fit(
-            self._data,
+            self._data.rows,
             constrained=constrained,
             quadrature=quadrature,
             max_iterations=max_iterations,
@@ -261,35 +263,35 @@ class Ratings:
 
     @_doc(_breakdowns.counts, inference=False)
     def counts(self) -> pd.DataFrame:
-        return _breakdowns.counts(self._data)
+        return _breakdowns.counts(self._data.rows)
 
     @_doc(_breakdowns.frequencies, inference=False)
     def frequencies(self) -> pd.DataFrame:
-        return _breakdowns.frequencies(self._data)
+        return _breakdowns.frequencies(self._data.rows)
 
     @_doc(_breakdowns.contingency, inference=False)
     def contingency(self, a: Hashable, b: Hashable) -> pd.DataFrame:
-        return _breakdowns.contingency(self._data, a, b)
+        return _breakdowns.contingency(self._data.rows, a, b)
 
     @_doc(_breakdowns.pairwise, inference=False)
     def pairwise(
         self, method: Literal["cohen", "scott", "observed", "n_items"] = "cohen"
     ) -> pd.DataFrame:
-        return _breakdowns.pairwise(self._data, method)
+        return _breakdowns.pairwise(self._data.rows, method)
 
     @_doc(_breakdowns.per_category, inference=False)
     def per_category(self) -> pd.DataFrame:
-        return _breakdowns.per_category(self._data)
+        return _breakdowns.per_category(self._data.rows)
 
     @_doc(_breakdowns.items, inference=False)
     def items(self) -> pd.DataFrame:
-        return _breakdowns.items(self._data)
+        return _breakdowns.items(self._data.rows)
 
     @_doc(_gold.against, inference=False)
     def against(
         self, gold: Any, *, beta: float | None = None, average: _gold.Average = None
     ) -> pd.DataFrame:
-        return _gold.against(self._data, gold, beta=beta, average=average)
+        return _gold.against(self._data.rows, gold, beta=beta, average=average)
 
     @_doc(_report, inference=False)
     def report(

@@ -16,6 +16,12 @@ Two ways to evaluate a resample, chosen per coefficient by the registry:
 The resamples themselves do not depend on the way: with ``by=``, items are drawn within their
 group from the same uniform draws; without, :func:`scipy.stats.bootstrap` draws them (and
 runs the jackknife of BCa) through :meth:`Replicates.statistic`. Chunks bound memory.
+
+A contingency table (:class:`~pdagree.definitions.table_data.TableData`) is resampled by its
+cells: drawing its ``n`` items with replacement is drawing how many fall in each cell from a
+multinomial, and each resample is a table of its own (:func:`table_bootstrap`), so the cost
+does not grow with ``n``; BCa's jackknife leaves out one item of each cell, weighted by the
+items the cell counts.
 """
 
 from __future__ import annotations
@@ -29,9 +35,11 @@ import pandas as pd
 from ._encode import Encoded
 from ._lazy import scipy_sparse as sp
 from ._typing import FloatArray, IntArray
+from ._kernels import table as KT
 from .definitions import Components, Definition, RatingData, compute, per_category_set
+from .definitions.table_data import TableData, replicate_tables
 
-__all__ = ["Replicates", "bootstrap_values", "scipy_bootstrap"]
+__all__ = ["Replicates", "bootstrap_values", "scipy_bootstrap", "table_bootstrap"]
 
 #: Recomputation: most annotations gathered per chunk.
 _CHUNK_ANNOTATIONS = 1_000_000
@@ -354,3 +362,73 @@ def scipy_bootstrap(
         float(res.confidence_interval.high),
         np.asarray(res.bootstrap_distribution, dtype=np.float64).reshape(-1, 1),
     )
+
+
+#: Contingency tables: most cells across the tables of one chunk of resamples.
+_TABLE_CELLS = 1 << 21
+
+
+def _table_values(
+    data: TableData, definition: Definition, kwargs: dict[str, Any], counts: FloatArray
+) -> FloatArray:
+    """The coefficient of the table ``data`` with its cells counting each row of ``counts``
+    instead, in chunks of tables."""
+    k = data.enc.n_categories
+    per_chunk = max(1, _TABLE_CELLS // max(counts.shape[1], k * k))
+    out = np.empty(len(counts))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for lo in range(0, len(counts), per_chunk):
+            tables = replicate_tables(data, counts[lo : lo + per_chunk])
+            out[lo : lo + per_chunk] = compute(definition, tables, kwargs).value
+    return out
+
+
+def table_bootstrap(
+    data: TableData,
+    definition: Definition,
+    kwargs: dict[str, Any],
+    *,
+    confidence_level: float,
+    n_resamples: int,
+    rng: np.random.Generator | int | None,
+    interval: str,
+) -> tuple[float, float, float, FloatArray]:
+    """Standard error and interval of a contingency table's coefficient from multinomial
+    resamples of its cells, as :func:`scipy_bootstrap` gives them from resampled items (the
+    same distribution of resamples; the same percentile, basic and BCa intervals)."""
+    from scipy import special
+
+    _, _, count = data.cells
+    n = float(count.sum())
+    if n < 2 or n_resamples < 2:  # no spread to estimate (as for the item bootstrap)
+        return np.nan, np.nan, np.nan, np.full((0, 1), np.nan)
+    gen = np.random.default_rng(rng)
+    chunk = max(1, _TABLE_CELLS // len(count))
+    reps = np.concatenate(
+        [
+            _table_values(data, definition, kwargs, KT.multinomial_tables(count, m, gen))
+            for m in np.diff(np.r_[0:n_resamples:chunk, n_resamples])
+        ]
+    )
+    se = float(np.std(reps, ddof=1))
+    value = float(compute(definition, data, kwargs).value[0])
+    tail = (1.0 - confidence_level) / 2.0
+    if interval == "BCa":
+        # The jackknife: one item of each cell left out, each weighing the items it counts.
+        left_out = np.tile(count, (len(count), 1)) - np.eye(len(count))
+        theta = _table_values(data, definition, kwargs, left_out)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            spread = np.sum(count * theta) / n - theta
+            accel = np.sum(count * spread**3) / (6.0 * np.sum(count * spread**2) ** 1.5)
+            z0 = special.ndtri((np.sum(reps < value) + np.sum(reps <= value)) / (2.0 * len(reps)))
+            z = special.ndtri(np.array([tail, 1.0 - tail]))
+            levels = special.ndtr(z0 + (z0 + z) / (1.0 - accel * (z0 + z)))
+        if not (np.isfinite(reps).all() and np.isfinite(levels).all()):
+            return se, np.nan, np.nan, reps.reshape(-1, 1)
+        low, high = np.quantile(reps, levels)
+    else:
+        low, high = np.quantile(reps, [tail, 1.0 - tail])
+        if interval == "basic":
+            low, high = 2.0 * value - high, 2.0 * value - low
+    return se, float(low), float(high), reps.reshape(-1, 1)
+

@@ -498,29 +498,37 @@ def test_interval_alpha_bootstrap_on_many_distinct_values_goes_through_item_sums
     np.testing.assert_allclose(summed, recomputed, rtol=1e-10, atol=1e-12)
 
 
-# --------------------------------------------------------------------- point 13 (partly)
+# --------------------------------------------------------------------- point 13
 
 
-def test_a_contingency_table_counting_billions_is_refused_before_allocating():
-    # 2 x 10^9 items raised MemoryError; 2 x 10^8 were killed by the system.
+def test_a_contingency_table_counting_billions_is_computed_from_its_cells():
+    # 2 x 10^9 items raised MemoryError; 2 x 10^8 were killed by the system. The table's
+    # proportions are those of the table divided by 1,000, so the values are the same and
+    # the standard errors sqrt(1000) times smaller (the table variance is proportional to
+    # 1 / n); tests/test_table_data.py checks every coefficient and interval.
     table = pd.DataFrame(
         [[7e8, 1e8, 0.0], [1e8, 6e8, 1e8], [0.0, 1e8, 3e8]],
         index=pd.Index(list("abc"), name="r1"),
         columns=pd.Index(list("abc"), name="r2"),
     )
+    small = (table / 1e3).agree(layout="contingency").cohen(confidence_level=0.95)  # imports
     tracemalloc.start()
     try:
-        with pytest.raises(
-            ValueError,
-            match=r"^the contingency table counts 2,000,000,000 items; it is read as one item "
-            r"per count, which above 5,000,000 items would need about 316\.6 GiB",
-        ):
-            table.agree(layout="contingency")
+        big = table.agree(layout="contingency").cohen(confidence_level=0.95)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert peak < 2**20
-    assert np.isfinite(float((table / 1e3).round().agree(layout="contingency").cohen()))
+    assert big.n_items == 2_000_000_000
+    assert float(big) == pytest.approx(float(small), abs=1e-15)
+    assert big.se == pytest.approx(small.se / np.sqrt(1e3), rel=1e-9)
+    # What reads the items one by one is refused before allocating, naming the limit.
+    with pytest.raises(
+        ValueError,
+        match=r"^this analysis reads the contingency table as one item per count, and the "
+        r"table counts 2,000,000,000 items: above 5,000,000 that would need about 316\.6 GiB",
+    ):
+        table.agree(layout="contingency").items()
 
 
 # --------------------------------------------------------------------- README: names table

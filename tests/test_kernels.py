@@ -21,7 +21,7 @@ import pytest
 
 import pdagree._kernels
 from pdagree import _counts
-from pdagree._kernels import _segment, agreement, alpha, spa, variance
+from pdagree._kernels import _segment, agreement, alpha, spa, table, variance
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]
@@ -257,6 +257,11 @@ def test_pooled_expected(data: Data, weights: FloatArray, kernel: Callable[..., 
         e_g, pi_g = kernel(alone.nik, weights, alone.group, 1)
         close(expected[g], e_g[0])
         close(pi[g], pi_g[0])
+    # A_e from pi alone: batched over groups, as the kernel gives it.
+    from_pi = agreement.fleiss_from_pi if kernel is agreement.fleiss_expected else agreement.gwet_from_pi
+    close(from_pi(pi, weights), expected)
+    for g in range(data.n_groups):
+        close(from_pi(pi[g : g + 1], weights)[0], expected[g])
 
 
 def test_rater_proportions(data: Data) -> None:
@@ -437,6 +442,16 @@ def test_fleiss_null_variance(data: Data) -> None:
         parts_g = variance.fleiss_null_variance(alone.nik, alone.group, 1)
         for got, expected in zip(parts, parts_g, strict=True):
             close(got[g], expected[0])
+    # From the category counts: batched equals one group at a time.
+    nik = data.nik
+    counts = np.stack([nik[data.group == g].sum(axis=0) for g in range(data.n_groups)])
+    n = np.array([(nik[data.group == g].sum(axis=1) > 0).sum() for g in range(data.n_groups)])
+    ratings = counts.sum(axis=1)
+    batch = variance.fleiss_null_from_counts(counts, n.astype(float), ratings)
+    close(batch, parts[0])
+    for g in range(data.n_groups):
+        one = variance.fleiss_null_from_counts(counts[g : g + 1], n[g : g + 1] * 1.0, ratings[g : g + 1])
+        close(batch[g], one[0])
 
 
 @pytest.mark.parametrize("population", [np.inf, 100.0])
@@ -724,6 +739,22 @@ COVERED: dict[str, str] = {
     "gold.one_vs_rest_counts": "test_gold_counts_batch_equals_loop",
     "gold.scores": "test_gold_scores_elementwise",
     "gold.nan_mean": "test_gold_scores_elementwise",
+    "agreement.fleiss_from_pi": "test_pooled_expected",
+    "agreement.gwet_from_pi": "test_pooled_expected",
+    "variance.fleiss_null_from_counts": "test_fleiss_null_variance",
+    **{
+        f"table.{name}": "test_table_kernels_equal_the_item_kernels"
+        for name in (
+            "alpha_components",
+            "cell_agreement",
+            "margins",
+            "multinomial_tables",
+            "observed",
+            "pooled",
+            "rater_counts",
+            "weighted_alpha_components",
+        )
+    },
 }
 
 
@@ -971,3 +1002,89 @@ def test_gold_scores_elementwise(seed: int) -> None:
         for name, value in batch.items():
             close(value[index], alone[name])
         close(gold.nan_mean(batch["f1"], keep)[index], gold.nan_mean(alone["f1"], keep[index]))
+
+
+def _two_rater_items(tables: FloatArray) -> Data:
+    """The (G, K, K) tables as items: one per count, rated by rater 0 and rater 1."""
+    n_groups, k, _ = tables.shape
+    cell = np.repeat(np.arange(tables.size), tables.astype(np.int64).ravel())
+    group, first, second = cell // (k * k), cell // k % k, cell % k
+    n = len(cell)
+    return Data(
+        group=group.astype(np.int64),
+        item=np.repeat(np.arange(n, dtype=np.int64), 2),
+        rater=np.tile(np.array([0, 1], dtype=np.int64), n),
+        code=np.column_stack([first, second]).ravel().astype(np.int64),
+        n_items=n,
+        n_raters=2,
+        n_groups=n_groups,
+    )
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_table_kernels_equal_the_item_kernels(seed: int, weights: FloatArray) -> None:
+    rng = np.random.default_rng(seed)
+    tables = rng.integers(0, 4, size=(5, N_CATEGORIES, N_CATEGORIES)).astype(np.float64)
+    tables[1] = 0.0  # a group without items
+    tables[2, 0, 0] += 6.0  # one that agrees a lot
+    items = _two_rater_items(tables)
+    sym = (weights + weights.T) / 2.0
+    n, rows, cols = table.margins(tables)
+    close(table.rater_counts(tables), items.nck)
+    close(np.stack([rows, cols], axis=1), items.nck)
+    for w in (None, weights):
+        got = table.observed(tables, w)
+        want = agreement.observed_components(
+            items.nik, np.eye(N_CATEGORIES) if w is None else w, items.group, items.n_groups
+        )
+        close(got[0], want[0])
+        close(got[1], want[1])
+    _, pi = agreement.fleiss_expected(items.nik, weights, items.group, items.n_groups)
+    close(table.pooled(tables), pi)
+    got_alpha = table.weighted_alpha_components(tables, sym)
+    want_alpha = agreement.weighted_alpha_components(items.nik, sym, items.group, items.n_groups)
+    for a, b in zip(got_alpha, want_alpha, strict=True):
+        close(a, b)
+    values = np.array([1.0, 2.0, 4.0, 8.0])
+    metrics = {
+        "nominal": alpha.Nominal(),
+        "ordinal": alpha.Ordinal(),
+        "interval": alpha.Interval(values),
+        "ratio": alpha.Pairwise(alpha.ratio_delta2(values), values),
+        "matrix": alpha.Pairwise(alpha.matrix_delta2(1.0 - sym)),
+    }
+    for metric in metrics.values():
+        got_d = table.alpha_components(tables, metric)
+        want_d = alpha.alpha_components(
+            items.item, items.code, np.ones(len(items.item)), items.group, items.n_groups,
+            N_CATEGORIES, metric,
+        )
+        for a, b in zip(got_d, want_d, strict=True):
+            close(a, b)
+    # Batched over tables equals one table at a time.
+    for g in range(len(tables)):
+        one = tables[g : g + 1]
+        close(table.margins(one)[1], rows[g : g + 1])
+        close(table.observed(one, weights)[0], table.observed(tables, weights)[0][g : g + 1])
+        close(table.pooled(one), table.pooled(tables)[g : g + 1])
+        for metric in metrics.values():
+            for a, b in zip(
+                table.alpha_components(one, metric), table.alpha_components(tables, metric),
+                strict=True,
+            ):
+                close(a, b[g : g + 1])
+        for a, b in zip(
+            table.weighted_alpha_components(one, sym), got_alpha, strict=True
+        ):
+            close(a, b[g : g + 1])
+    # An item of cell (k, l) agrees w_kl for symmetric weights with a unit diagonal.
+    close(table.cell_agreement(sym, N_CATEGORIES), sym)
+    close(table.cell_agreement(None, N_CATEGORIES), np.eye(N_CATEGORIES))
+    # Resampled tables keep the total, and the cells' shares on average.
+    count = tables[0].ravel()
+    drawn = table.multinomial_tables(count, 4000, np.random.default_rng(seed))
+    assert drawn.shape == (4000, count.size)
+    assert (drawn.sum(axis=1) == count.sum()).all()
+    assert (drawn[:, count == 0] == 0).all()
+    np.testing.assert_allclose(drawn.mean(axis=0), count, atol=0.25)
+

@@ -19,7 +19,9 @@ __all__ = [
     "chance_corrected",
     "conger_expected",
     "fleiss_expected",
+    "fleiss_from_pi",
     "gwet_expected",
+    "gwet_from_pi",
     "item_agreement",
     "observed_components",
     "pair_components",
@@ -118,8 +120,13 @@ def fleiss_expected(
         total = segment_sum(nik * inverse[..., None], group, n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
         pi = total / n_rated[:, None]
-    expected = np.einsum("gk,kl,gl->g", pi, weights, pi)
-    return expected, pi
+    return fleiss_from_pi(pi, weights), pi
+
+
+def fleiss_from_pi(pi: FloatArray, weights: FloatArray) -> FloatArray:
+    """Fleiss' ``A_e = sum_kl w_kl pi_k pi_l`` from the pooled ``pi`` (G, K)."""
+    out: FloatArray = np.einsum("gk,kl,gl->g", pi, weights, pi)
+    return out
 
 
 def gwet_expected(
@@ -131,10 +138,15 @@ def gwet_expected(
     :func:`fleiss_expected`.
     """
     _, pi = fleiss_expected(nik, weights, group, n_groups)
+    return gwet_from_pi(pi, weights), pi
+
+
+def gwet_from_pi(pi: FloatArray, weights: FloatArray) -> FloatArray:
+    """Gwet's ``A_e = T_w / (K (K - 1)) sum_k pi_k (1 - pi_k)`` from the pooled ``pi``."""
     k = weights.shape[0]
     scale = weights.sum() / (k * (k - 1.0)) if k > 1 else np.nan
-    expected = scale * (pi * (1.0 - pi)).sum(axis=-1)
-    return expected, pi
+    out: FloatArray = scale * (pi * (1.0 - pi)).sum(axis=-1)
+    return out
 
 
 def rater_proportions(nck: FloatArray) -> tuple[FloatArray, FloatArray]:

@@ -23,6 +23,7 @@ __all__ = [
     "TABLE_KINDS",
     "conger_item_expected",
     "fleiss_item_expected",
+    "fleiss_null_from_counts",
     "fleiss_null_variance",
     "gwet_item_expected",
     "linearised_variance",
@@ -326,6 +327,13 @@ def fleiss_null_variance(
     most = np.zeros(n_groups)
     np.minimum.at(fewest, group[rated], r[rated])
     np.maximum.at(most, group[rated], r[rated])
+    var0 = fleiss_null_from_counts(counts, n, ratings)
+    return var0, as_float(n), as_float(np.where(n > 0, fewest, np.nan)), as_float(most)
+
+
+def fleiss_null_from_counts(counts: FloatArray, n: FloatArray, ratings: FloatArray) -> FloatArray:
+    """:func:`fleiss_null_variance` from the ratings per group and category ``counts``
+    (G, K), the rated items ``n`` and the ratings per group, ``m`` ratings on every item."""
     with np.errstate(invalid="ignore", divide="ignore"):
         m = ratings / n
         p = counts / ratings[:, None]
@@ -333,4 +341,4 @@ def fleiss_null_variance(
         spread = pq.sum(axis=-1)
         skew = (pq * ((1.0 - p) - p)).sum(axis=-1)
         var0 = 2.0 / (n * m * (m - 1.0)) * (spread**2 - skew) / spread**2
-    return as_float(var0), as_float(n), as_float(np.where(n > 0, fewest, np.nan)), as_float(most)
+    return as_float(var0)

@@ -16,6 +16,7 @@ import pandas as pd
 from .._kernels import agreement as K
 from .._kernels import alpha as KA
 from .._kernels import alpha_sums as KS
+from .._kernels import table as KT
 from .._kernels import variance as V
 from .._typing import FloatArray
 from ..levels import magnitude, metric_for
@@ -148,7 +149,10 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
                 f"weighted alpha), not both; got level={level!r} and weights={weights!r}."
             )
         w, wlabel = data.weights(weights)
-        a_o, a_e, _, n2 = K.weighted_alpha_components(data.nik, w, enc.group, enc.n_groups)
+        if data.table is not None:
+            a_o, a_e, _, n2 = KT.weighted_alpha_components(data.table, w)
+        else:
+            a_o, a_e, _, n2 = K.weighted_alpha_components(data.nik, w, enc.group, enc.n_groups)
         return Components(
             f"alpha[weights={wlabel}]", K.chance_corrected(a_o, a_e), a_o, a_e, n_items=n2
         )
@@ -184,6 +188,10 @@ def _components(data: RatingData, metric: KA.Metric) -> tuple[KA.AlphaComponents
     values by their largest magnitude, so values near 1e200 or 1e-200 neither overflow nor
     underflow when squared, and the distances are in that unit squared)."""
     enc = data.enc
+    if data.table is not None:  # a contingency table: from its coincidences
+        interval = isinstance(metric, KA.Interval) and enc.values is not None
+        size = magnitude(enc.values) if interval else 1.0
+        return KT.alpha_components(data.table, metric), size * size
     if isinstance(metric, KA.Nominal) and not data.sparse:
         return KS.nominal_alpha_components(data.nik, enc.group, enc.n_groups), 1.0
     if isinstance(metric, KA.Interval):  # values in units of their largest magnitude

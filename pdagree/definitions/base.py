@@ -138,6 +138,10 @@ class Definition:
         the definition on every resample; ``None`` to recompute it.
     in_report
         Listed by :meth:`pdagree.Ratings.report` where it applies.
+    on_table
+        Computed from a contingency table's K x K counts
+        (:class:`~.table_data.TableData`), with its uncertainty, at any number of items;
+        otherwise the table is read as one item per count (``TableData.rows``).
     ignores_unused_categories
         ``ignores_unused_categories(options)``: whether, with these options, a group's value
         stays the same when categories it does not use are added (their counts are zero),
@@ -159,6 +163,7 @@ class Definition:
     per_item: PerItem | None = None
     item_sums: ItemSumsOf | None = None
     in_report: bool = True
+    on_table: bool = False
     ignores_unused_categories: Callable[[dict[str, Any]], bool] | None = None
 
     def applies_to(self, data: RatingData) -> bool:

@@ -103,6 +103,28 @@ class RatingData:
         sub = encoded_subset(enc, rows, items, groups, categories, new_item, new_group)
         return RatingData(sub, category_mask=None), items
 
+    # ------------------------------------------------------------------ what the data are
+
+    #: Two raters' contingency tables, (G, K, K), when the data are one
+    #: (:class:`~pdagree.definitions.table_data.TableData`); ``None`` otherwise.
+    table: FloatArray | None = None
+
+    @property
+    def rows(self) -> RatingData:
+        """The data with one item per rated item: ``self`` (a contingency table's
+        :class:`~pdagree.definitions.table_data.TableData` gives its expansion)."""
+        return self
+
+    @property
+    def n_items(self) -> int:
+        """The items (a contingency table: the items it counts)."""
+        return self.enc.n_items
+
+    @property
+    def n_annotations(self) -> float:
+        """The annotations."""
+        return float(self.enc.weight.sum())
+
     # ------------------------------------------------------------------ count tensors
 
     @cached_property

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._kernels import agreement as K
 from .._kernels import sparse as KS
+from .._kernels import table as KT
 from .._kernels import variance as V
 from .._typing import FloatArray, as_float
 from .base import MIN_SHARED_ITEMS, Components
@@ -101,6 +102,9 @@ def _pooled(data: RatingData, name: str, weights: Weights, kernel: Any) -> Compo
         else:
             a_e = sum_pi2
         return _components(name, a_o, a_e)
+    if data.table is not None:  # a contingency table: pi from its margins
+        from_pi = K.gwet_from_pi if kernel is K.gwet_expected else K.fleiss_from_pi
+        return _components(name, a_o, from_pi(KT.pooled(data.table), w))
     a_e, _ = kernel(data.nik, w, enc.group, enc.n_groups)
     return _components(name, a_o, a_e)
 
@@ -438,6 +442,10 @@ def fleiss_null_se(data: RatingData, options: dict[str, Any]) -> tuple[FloatArra
             "method='analytic' or 'bootstrap' for weighted kappa."
         )
     enc = data.enc
+    if data.table is not None:  # two ratings on every item: the table's margins suffice
+        n, rows, cols = KT.margins(data.table)
+        var0 = V.fleiss_null_from_counts(rows + cols, n, 2.0 * n)
+        return np.sqrt(var0), n
     var0, n, fewest, most = V.fleiss_null_variance(data.nik, enc.group, enc.n_groups)
     uneven = fewest != most
     if uneven.any():

@@ -40,6 +40,7 @@ REGISTRY: dict[str, Definition] = {
             variance=kappa.observed_variance,
             item_sums=sums.observed_sums,
             ignores_unused_categories=_unweighted,
+            on_table=True,
         ),
         Definition(
             "bennett",
@@ -48,6 +49,7 @@ REGISTRY: dict[str, Definition] = {
             weights=True,
             variance=kappa.bennett_variance,
             item_sums=sums.bennett_sums,
+            on_table=True,
         ),
         Definition(
             "fleiss",
@@ -58,6 +60,7 @@ REGISTRY: dict[str, Definition] = {
             item_sums=sums.fleiss_sums,
             null_se=kappa.fleiss_null_se,
             ignores_unused_categories=_unweighted,
+            on_table=True,
         ),
         Definition(
             "gwet",
@@ -66,6 +69,7 @@ REGISTRY: dict[str, Definition] = {
             weights=True,
             variance=kappa.gwet_variance,
             item_sums=sums.gwet_sums,
+            on_table=True,
         ),
         Definition(
             "alpha",
@@ -77,6 +81,7 @@ REGISTRY: dict[str, Definition] = {
             analytic_applies=alpha.alpha_analytic_applies,
             item_sums=sums.alpha_sums,
             ignores_unused_categories=_nominal,
+            on_table=True,
         ),
         Definition(
             "scott",
@@ -88,6 +93,7 @@ REGISTRY: dict[str, Definition] = {
             item_sums=sums.fleiss_sums,
             null_se=kappa.fleiss_null_se,
             ignores_unused_categories=_unweighted,
+            on_table=True,
         ),
         Definition(
             "cohen",
@@ -101,6 +107,7 @@ REGISTRY: dict[str, Definition] = {
             item_sums=sums.conger_sums,
             null_se=kappa.cohen_null_se,
             ignores_unused_categories=_unweighted,
+            on_table=True,
         ),
         Definition(
             "conger",
@@ -111,6 +118,7 @@ REGISTRY: dict[str, Definition] = {
             variance=kappa.conger_variance,
             item_sums=sums.conger_sums,
             ignores_unused_categories=_unweighted,
+            on_table=True,
         ),
         Definition(
             "light",
@@ -118,6 +126,7 @@ REGISTRY: dict[str, Definition] = {
             "Light's kappa (mean pairwise Cohen)",
             needs_raters=True,
             item_sums=sums.light_sums,
+            on_table=True,
         ),
         Definition(
             "bias",
@@ -125,6 +134,7 @@ REGISTRY: dict[str, Definition] = {
             "Artstein & Poesio's annotator bias",
             needs_raters=True,
             item_sums=sums.bias_sums,
+            on_table=True,
         ),
         Definition(
             "spa",
