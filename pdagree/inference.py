@@ -262,6 +262,7 @@ def summarise(
         kind = check_interval(interval)
         value = compute(definition, data, kwargs).value
         if data.enc.groups is None:
+            # A contingency table's cells are drawn from the multinomial; items otherwise.
             resample = table_bootstrap if isinstance(data, TableData) else scipy_bootstrap
             se_1, low_1, high_1, reps = resample(
                 data,

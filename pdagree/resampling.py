@@ -33,9 +33,9 @@ import numpy as np
 import pandas as pd
 
 from ._encode import Encoded
+from ._kernels import table as KT
 from ._lazy import scipy_sparse as sp
 from ._typing import FloatArray, IntArray
-from ._kernels import table as KT
 from .definitions import Components, Definition, RatingData, compute, per_category_set
 from .definitions.table_data import TableData, replicate_tables
 
@@ -384,7 +384,7 @@ def _table_values(
 
 
 def table_bootstrap(
-    data: TableData,
+    data: RatingData,
     definition: Definition,
     kwargs: dict[str, Any],
     *,
@@ -398,6 +398,8 @@ def table_bootstrap(
     same distribution of resamples; the same percentile, basic and BCa intervals)."""
     from scipy import special
 
+    if not isinstance(data, TableData):  # pragma: no cover - inference dispatches on the type
+        raise TypeError("table_bootstrap() resamples a contingency table's TableData")
     _, _, count = data.cells
     n = float(count.sum())
     if n < 2 or n_resamples < 2:  # no spread to estimate (as for the item bootstrap)
@@ -431,4 +433,3 @@ def table_bootstrap(
         if interval == "basic":
             low, high = 2.0 * value - high, 2.0 * value - low
     return se, float(low), float(high), reps.reshape(-1, 1)
-

@@ -176,7 +176,9 @@ def test_breakdowns_equal_the_expanded_frame() -> None:
     np.testing.assert_allclose(
         ours.loc[analytic, "se"], theirs.loc[analytic, "se"] * math.sqrt((n - 1) / n), rtol=1e-12
     )
-    pd.testing.assert_frame_equal(ours[["value", "observed", "expected"]], theirs[["value", "observed", "expected"]])
+    pd.testing.assert_frame_equal(
+        ours[["value", "observed", "expected"]], theirs[["value", "observed", "expected"]]
+    )
     np.testing.assert_array_equal(ratings.counts().to_numpy(), wide.counts().to_numpy())
     np.testing.assert_array_equal(ratings.items().to_numpy(), wide.items().to_numpy())
     # The table comes back from contingency(), labelled by the raters.

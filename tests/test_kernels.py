@@ -258,7 +258,9 @@ def test_pooled_expected(data: Data, weights: FloatArray, kernel: Callable[..., 
         close(expected[g], e_g[0])
         close(pi[g], pi_g[0])
     # A_e from pi alone: batched over groups, as the kernel gives it.
-    from_pi = agreement.fleiss_from_pi if kernel is agreement.fleiss_expected else agreement.gwet_from_pi
+    from_pi = (
+        agreement.fleiss_from_pi if kernel is agreement.fleiss_expected else agreement.gwet_from_pi
+    )
     close(from_pi(pi, weights), expected)
     for g in range(data.n_groups):
         close(from_pi(pi[g : g + 1], weights)[0], expected[g])
@@ -450,7 +452,9 @@ def test_fleiss_null_variance(data: Data) -> None:
     batch = variance.fleiss_null_from_counts(counts, n.astype(float), ratings)
     close(batch, parts[0])
     for g in range(data.n_groups):
-        one = variance.fleiss_null_from_counts(counts[g : g + 1], n[g : g + 1] * 1.0, ratings[g : g + 1])
+        one = variance.fleiss_null_from_counts(
+            counts[g : g + 1], n[g : g + 1] * 1.0, ratings[g : g + 1]
+        )
         close(batch[g], one[0])
 
 
@@ -1029,7 +1033,7 @@ def test_table_kernels_equal_the_item_kernels(seed: int, weights: FloatArray) ->
     tables[2, 0, 0] += 6.0  # one that agrees a lot
     items = _two_rater_items(tables)
     sym = (weights + weights.T) / 2.0
-    n, rows, cols = table.margins(tables)
+    _, rows, cols = table.margins(tables)
     close(table.rater_counts(tables), items.nck)
     close(np.stack([rows, cols], axis=1), items.nck)
     for w in (None, weights):
@@ -1056,8 +1060,13 @@ def test_table_kernels_equal_the_item_kernels(seed: int, weights: FloatArray) ->
     for metric in metrics.values():
         got_d = table.alpha_components(tables, metric)
         want_d = alpha.alpha_components(
-            items.item, items.code, np.ones(len(items.item)), items.group, items.n_groups,
-            N_CATEGORIES, metric,
+            items.item,
+            items.code,
+            np.ones(len(items.item)),
+            items.group,
+            items.n_groups,
+            N_CATEGORIES,
+            metric,
         )
         for a, b in zip(got_d, want_d, strict=True):
             close(a, b)
@@ -1069,13 +1078,12 @@ def test_table_kernels_equal_the_item_kernels(seed: int, weights: FloatArray) ->
         close(table.pooled(one), table.pooled(tables)[g : g + 1])
         for metric in metrics.values():
             for a, b in zip(
-                table.alpha_components(one, metric), table.alpha_components(tables, metric),
+                table.alpha_components(one, metric),
+                table.alpha_components(tables, metric),
                 strict=True,
             ):
                 close(a, b[g : g + 1])
-        for a, b in zip(
-            table.weighted_alpha_components(one, sym), got_alpha, strict=True
-        ):
+        for a, b in zip(table.weighted_alpha_components(one, sym), got_alpha, strict=True):
             close(a, b[g : g + 1])
     # An item of cell (k, l) agrees w_kl for symmetric weights with a unit diagonal.
     close(table.cell_agreement(sym, N_CATEGORIES), sym)
@@ -1087,4 +1095,3 @@ def test_table_kernels_equal_the_item_kernels(seed: int, weights: FloatArray) ->
     assert (drawn.sum(axis=1) == count.sum()).all()
     assert (drawn[:, count == 0] == 0).all()
     np.testing.assert_allclose(drawn.mean(axis=0), count, atol=0.25)
-

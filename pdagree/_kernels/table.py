@@ -113,7 +113,9 @@ def alpha_components(tables: FloatArray, metric: KA.Metric) -> KA.AlphaComponent
     return KA.AlphaComponents(d_o, d_e, n / 2.0, n, top)
 
 
-def multinomial_tables(count: FloatArray, n_resamples: int, gen: np.random.Generator) -> FloatArray:
+def multinomial_tables(
+    count: FloatArray, n_resamples: int, gen: np.random.Generator
+) -> FloatArray:
     """Bootstrap resamples of a table whose non-zero cells count ``count``: drawing its ``n``
     items with replacement is drawing how many fall in each cell from the multinomial of
     ``n`` trials on the cells' shares. Shape (n_resamples, cells)."""

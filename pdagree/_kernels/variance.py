@@ -327,7 +327,7 @@ def fleiss_null_variance(
     most = np.zeros(n_groups)
     np.minimum.at(fewest, group[rated], r[rated])
     np.maximum.at(most, group[rated], r[rated])
-    var0 = fleiss_null_from_counts(counts, n, ratings)
+    var0 = fleiss_null_from_counts(as_float(counts), as_float(n), as_float(ratings))
     return var0, as_float(n), as_float(np.where(n > 0, fewest, np.nan)), as_float(most)
 
 

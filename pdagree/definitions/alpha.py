@@ -189,8 +189,8 @@ def _components(data: RatingData, metric: KA.Metric) -> tuple[KA.AlphaComponents
     underflow when squared, and the distances are in that unit squared)."""
     enc = data.enc
     if data.table is not None:  # a contingency table: from its coincidences
-        interval = isinstance(metric, KA.Interval) and enc.values is not None
-        size = magnitude(enc.values) if interval else 1.0
+        values = enc.values
+        size = magnitude(values) if isinstance(metric, KA.Interval) and values is not None else 1.0
         return KT.alpha_components(data.table, metric), size * size
     if isinstance(metric, KA.Nominal) and not data.sparse:
         return KS.nominal_alpha_components(data.nik, enc.group, enc.n_groups), 1.0

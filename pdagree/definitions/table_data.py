@@ -61,7 +61,7 @@ class TableData(RatingData):
         k = enc.n_categories
         key = (enc.group * k + first) * k + second
         flat = np.bincount(key, weights=count, minlength=enc.n_groups * k * k)
-        return flat.reshape(enc.n_groups, k, k)
+        return flat.reshape(enc.n_groups, k, k).astype(np.float64)
 
     @cached_property
     def rows(self) -> RatingData:
@@ -149,15 +149,15 @@ class TableData(RatingData):
         )
 
     @property
-    def nik(self) -> NoReturn:  # type: ignore[override]
+    def nik(self) -> NoReturn:
         self._items_needed("n_ik")
 
     @property
-    def entries(self) -> NoReturn:  # type: ignore[override]
+    def entries(self) -> NoReturn:
         self._items_needed("the entries of n_ik")
 
     @property
-    def pair_margins(self) -> NoReturn:  # type: ignore[override]
+    def pair_margins(self) -> NoReturn:
         self._items_needed("the rater-pair tables")
 
     def subset(self, groups: IntArray, categories: BoolArray) -> NoReturn:
