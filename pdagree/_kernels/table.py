@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._typing import FloatArray
+from ._typing import FloatArray
 from . import alpha as KA
 
 __all__ = [
