@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._typing import FloatArray
 from . import alpha as KA
+from ._typing import FloatArray
 
 __all__ = [
     "alpha_components",
