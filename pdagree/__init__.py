@@ -13,7 +13,12 @@ from __future__ import annotations
 
 from . import datasets, multilabel, plotting
 from ._version import __version__
-from ._warnings import LayoutWarning, PdagreeWarning, UndefinedStatisticWarning
+from ._warnings import (
+    ConvergenceWarning,
+    LayoutWarning,
+    PdagreeWarning,
+    UndefinedStatisticWarning,
+)
 from .accessor import AgreeAccessor
 from .ratings import Ratings
 from .results import Coefficient
@@ -22,6 +27,7 @@ from .spa import spa_variance
 __all__ = [
     "AgreeAccessor",
     "Coefficient",
+    "ConvergenceWarning",
     "LayoutWarning",
     "PdagreeWarning",
     "Ratings",

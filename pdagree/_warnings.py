@@ -6,7 +6,13 @@ import inspect
 import os
 import warnings
 
-__all__ = ["LayoutWarning", "PdagreeWarning", "UndefinedStatisticWarning", "warn"]
+__all__ = [
+    "ConvergenceWarning",
+    "LayoutWarning",
+    "PdagreeWarning",
+    "UndefinedStatisticWarning",
+    "warn",
+]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -27,6 +33,11 @@ class LayoutWarning(PdagreeWarning):
     wide), gives a number that means nothing. The thresholds are in
     :func:`pdagree._layout_checks.check_rater_columns`.
     """
+
+
+class ConvergenceWarning(PdagreeWarning):
+    """A model's fit (the graded response model, a consensus model's EM) did not converge;
+    its estimates are not to be trusted as they stand."""
 
 
 def _stack_level() -> int:

@@ -12,6 +12,7 @@ from typing import Any, Literal, TypeVar, Unpack
 
 import pandas as pd
 
+from . import consensus as _consensus
 from . import irt as _irt
 from ._encode import Encoded, Layout, encode
 from .definitions import RatingData
@@ -257,6 +258,27 @@ class Ratings:
             constrained=constrained,
             quadrature=quadrature,
             max_iterations=max_iterations,
+        )
+
+    @_doc(_consensus.fit, inference=False)
+    def consensus(
+        self,
+        method: str = "dawid_skene",
+        *,
+        gold: Any = None,
+        ties: Literal["random", "first", "nan"] = "random",
+        rng: Any = None,
+        max_iterations: int = 100,
+        tol: float = 1e-6,
+    ) -> _consensus.Consensus:
+        return _consensus.fit(
+            self._data.rows,
+            method,
+            gold=gold,
+            ties=ties,
+            rng=rng,
+            max_iterations=max_iterations,
+            tol=tol,
         )
 
     # ------------------------------------------------------------------ breakdowns

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._typing import BoolArray, FloatArray
-from .._warnings import PdagreeWarning, warn
+from .._warnings import ConvergenceWarning, warn
 from ..definitions import RatingData
 from ._data import IRTData, prepare
 from ._model import extend_thresholds, gauss_hermite, loglik_gradient
@@ -29,11 +29,6 @@ POLISHED_DECREMENT = 1e-14
 BATCH_CELLS = 1 << 22
 #: Log threshold gaps are kept below this while optimising (a gap of e^30 is no gap at all).
 MAX_LOG_GAP = 30.0
-
-
-class ConvergenceWarning(PdagreeWarning):
-    """The graded response model's fit did not reach a maximum of the likelihood; its
-    estimates and standard errors are not to be trusted (see ``fit.message``)."""
 
 
 @dataclass(frozen=True, eq=False)

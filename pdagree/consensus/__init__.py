@@ -1,0 +1,14 @@
+"""Consensus labels and annotator quality: majority vote and Dawid & Skene's models.
+
+``df.agree.consensus()`` (:meth:`pdagree.Ratings.consensus`) fits a model to the annotators'
+labels and returns a :class:`Consensus`: one label per item, its probabilities, and each
+annotator's estimated accuracy (and confusion matrix). Every ``by=`` group is fitted on its
+own, in one vectorised EM over all groups (:mod:`pdagree.consensus._em`).
+"""
+
+from __future__ import annotations
+
+from ._fit import METHODS, fit
+from ._result import Consensus
+
+__all__ = ["METHODS", "Consensus", "fit"]

@@ -1,0 +1,81 @@
+"""The result of a consensus model: labels, probabilities and the annotators' quality."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Consensus"]
+
+
+@dataclass(frozen=True, eq=False)
+class Consensus:
+    """One label per item from several annotators' labels, with the model behind it.
+
+    Attributes
+    ----------
+    labels : Series
+        Item -> the chosen category (missing for an item without votes, or a tie with
+        ``ties="nan"``); with ``by=``, indexed by (group keys, item).
+    probabilities : DataFrame
+        Items x categories: the posterior probability of each category (majority vote: the
+        vote shares); rows sum to 1.
+    quality : DataFrame
+        Per annotator (with ``by=``: per group and annotator): ``n_items`` rated and
+        ``accuracy``, the probability of a correct label under the model
+        (``sum_k p_k pi_kk``; majority vote: the share of the annotator's labels that equal
+        the consensus).
+    confusion : DataFrame or None
+        Dawid-Skene and one-coin: per (annotator, true category) the probabilities of each
+        given label (rows sum to 1); ``None`` for majority vote.
+    priors : Series
+        The categories' prior probabilities (with ``by=``: per group and category).
+    log_likelihood, n_iterations, converged
+        The fit's log-likelihood, EM iterations and whether it converged (with ``by=``: a
+        Series per group); nan, 0 and True for majority vote.
+    method : str
+        The method's name.
+    """
+
+    labels: pd.Series
+    probabilities: pd.DataFrame
+    quality: pd.DataFrame
+    confusion: pd.DataFrame | None
+    priors: pd.Series
+    log_likelihood: Any
+    n_iterations: Any
+    converged: Any
+    method: str
+    n_ratings: np.ndarray
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per item: ``label``, its ``probability``, the ``margin`` over the
+        second most probable category and ``n_ratings``."""
+        p = np.nan_to_num(self.probabilities.to_numpy(dtype=np.float64), nan=-np.inf)
+        k = p.shape[1]
+        top = np.sort(p, axis=1)[:, ::-1] if k else np.zeros((len(p), 0))
+        best = top[:, 0] if k else np.full(len(p), np.nan)
+        second = top[:, 1] if k > 1 else np.zeros(len(p))
+        with np.errstate(invalid="ignore"):
+            margin = np.where(np.isfinite(best), best - np.maximum(second, 0.0), np.nan)
+        best = np.where(np.isfinite(best), best, np.nan)
+        return pd.DataFrame(
+            {
+                "label": self.labels,
+                "probability": best,
+                "margin": margin,
+                "n_ratings": self.n_ratings,
+            },
+            index=self.labels.index,
+        )
+
+    def __repr__(self) -> str:
+        n = len(self.labels)
+        labelled = int(self.labels.notna().sum())
+        return (
+            f"<Consensus {self.method}: {labelled} of {n} items labelled, "
+            f"{len(self.quality)} annotators>"
+        )

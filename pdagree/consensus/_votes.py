@@ -1,0 +1,140 @@
+"""The votes a consensus model reads: annotations as codes, annotators keyed by group.
+
+Every ``by=`` group is fitted on its own, so an annotator's parameters belong to a (group,
+annotator) *key*; one EM runs over all groups at once, each with its own keys, priors and
+categories. Known labels (``gold=``) fix their items' posteriors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._labels import _fmt
+from .._typing import BoolArray, FloatArray, IntArray
+from ..definitions import RatingData
+from ..definitions.gold import reference
+
+__all__ = ["Votes", "votes"]
+
+
+@dataclass(frozen=True, eq=False)
+class Votes:
+    """Annotations as codes for the consensus models.
+
+    Attributes
+    ----------
+    item, key, code
+        Per annotation: item, (group, annotator) key ``group * R + annotator``, category.
+    group
+        Per item: its group.
+    n_items, n_groups, n_raters, n_categories
+        The sizes (keys number ``n_groups * n_raters``).
+    allowed
+        (G, K): the categories each group's items may take (its own labels, or every declared
+        category).
+    gold
+        Per item: the code of its known label, -1 where none is known.
+    gold_rater
+        The annotator whose labels are the known ones (left out of the votes), or -1.
+    """
+
+    item: IntArray
+    key: IntArray
+    code: IntArray
+    group: IntArray
+    n_items: int
+    n_groups: int
+    n_raters: int
+    n_categories: int
+    allowed: BoolArray
+    gold: IntArray
+    gold_rater: int
+
+    @property
+    def n_keys(self) -> int:
+        return self.n_groups * self.n_raters
+
+    @property
+    def key_group(self) -> IntArray:
+        """Per key, its group."""
+        return np.arange(self.n_keys, dtype=np.int64) // max(self.n_raters, 1)
+
+    def counts(self) -> FloatArray:
+        """``n_ik``: the votes of item ``i`` for category ``k``, (n_items, K)."""
+        k = self.n_categories
+        flat = np.bincount(self.item * k + self.code, minlength=self.n_items * k)
+        return flat.reshape(self.n_items, k).astype(np.float64)
+
+
+def votes(data: RatingData, gold: Any = None) -> Votes:
+    """The votes of ``data``, with the known labels ``gold`` (a rater's name or a Series of
+    labels by item, as :meth:`pdagree.Ratings.against` takes them)."""
+    enc = data.require_raters("consensus")
+    if enc.rater is None:  # pragma: no cover - require_raters refuses counts tables
+        raise ValueError("needs raters")
+    item, rater, code = enc.item, enc.rater, enc.code
+    gold_code = np.full(enc.n_items, -1, dtype=np.int64)
+    gold_rater = -1
+    if gold is not None:
+        _check_known_items(data, gold)
+        ref = reference(data, gold)
+        if len(ref.categories) > enc.n_categories:
+            extra = list(ref.categories[enc.n_categories :])
+            raise ValueError(
+                f"`gold` uses labels no annotator gave, e.g. {_fmt(extra)}; a consensus chooses "
+                "among the annotators' categories. Declare them with `categories=[...]` or drop "
+                "those known labels."
+            )
+        gold_code = ref.item_code
+        gold_rater = ref.rater
+        if gold_rater >= 0:  # the reference annotator's labels are known, not votes
+            keep = rater != gold_rater
+            item, rater, code = item[keep], rater[keep], code[keep]
+    mask = data.category_mask
+    allowed = np.ones((enc.n_groups, enc.n_categories), dtype=bool) if mask is None else mask
+    bad = (gold_code >= 0) & ~allowed[enc.group, np.maximum(gold_code, 0)]
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"`gold` gives item {data.item_index()[first]!r} the label "
+            f"{enc.categories[gold_code[first]]!r}, which no annotator of its group gave; "
+            "declare the categories with `categories=[...]` to allow it."
+        )
+    return Votes(
+        item=item,
+        key=enc.group[item] * enc.n_raters + rater,
+        code=code,
+        group=enc.group,
+        n_items=enc.n_items,
+        n_groups=enc.n_groups,
+        n_raters=enc.n_raters,
+        n_categories=enc.n_categories,
+        allowed=allowed,
+        gold=gold_code,
+        gold_rater=gold_rater,
+    )
+
+
+def _check_known_items(data: RatingData, gold: Any) -> None:
+    """Known labels for items that are not in the ratings are an error, not ignored."""
+    if not isinstance(gold, pd.Series):
+        return
+    known = gold.dropna().index
+    full = data.item_index()
+    if known.nlevels == full.nlevels:
+        target = full
+    elif known.nlevels == data.enc.items.nlevels:
+        target = data.enc.items
+    else:  # items are (group..., item); `reference` refuses what is left
+        leading: Any = list(range(max(full.nlevels - known.nlevels, 0)))
+        target = full.droplevel(leading)
+    inside = known.isin(target)
+    if not inside.all():
+        raise ValueError(
+            f"`gold` has labels for items that are not in the ratings, e.g. "
+            f"{_fmt(list(known[~inside]))}; index the known labels by the ratings' items."
+        )

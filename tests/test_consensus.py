@@ -1,0 +1,294 @@
+"""Consensus labels: majority vote, Dawid & Skene's model and its one-coin form.
+
+Hand-built cases (a perfect annotator, a spammer, an annotator who swaps two labels),
+recovery of simulated parameters, ``by=`` equal to a loop, invariance to the order of rows and
+to relabelling, known labels, bad input, and the real Duck Identification data with its truth
+(``../shared/data/crowd/``), against crowd-kit where it is installed.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pdagree
+from pdagree import ConvergenceWarning
+
+CROWD = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "crowd"
+
+
+def simulate(
+    n_items: int,
+    accuracy: list[float],
+    *,
+    k: int = 3,
+    seed: int = 0,
+    swap: int | None = None,
+    coverage: float = 1.0,
+) -> tuple[pd.DataFrame, pd.Series]:
+    """Long ratings from one-coin annotators (``swap``: that annotator gives 1 for 0 and 0
+    for 1, always), each item seen by each annotator with probability ``coverage``."""
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, k, n_items)
+    frames = []
+    for j, a in enumerate(accuracy):
+        correct = rng.random(n_items) < a
+        wrong = (truth + rng.integers(1, k, n_items)) % k
+        label = np.where(correct, truth, wrong)
+        if j == swap:
+            label = np.where(truth == 0, 1, np.where(truth == 1, 0, truth))
+        seen = rng.random(n_items) < coverage
+        frames.append(
+            pd.DataFrame(
+                {"item": np.arange(n_items)[seen], "rater": f"r{j}", "label": label[seen]}
+            )
+        )
+    return pd.concat(frames, ignore_index=True), pd.Series(truth, name="truth")
+
+
+def long(df: pd.DataFrame, **kw: object) -> pdagree.Ratings:
+    return df.agree(item="item", rater="rater", label="label", **kw)
+
+
+# --------------------------------------------------------------------------- majority
+
+
+def test_majority_is_the_plurality_with_vote_shares_and_each_tie_rule() -> None:
+    df = pd.DataFrame(
+        {"a": ["x", "y", "x", "y"], "b": ["x", "y", "y", "x"], "c": ["x", "x", "z", "z"]}
+    )
+    ratings = df.agree()
+    first = ratings.consensus("majority", ties="first")
+    assert first.labels.tolist() == ["x", "y", "x", "x"]  # items 2 and 3: three-way ties
+    np.testing.assert_allclose(first.probabilities.loc[1].to_numpy(), [1 / 3, 2 / 3, 0.0])
+    np.testing.assert_allclose(first.probabilities.sum(axis=1), 1.0)
+    nan = ratings.consensus("majority", ties="nan").labels
+    assert nan.tolist()[:2] == ["x", "y"] and nan.iloc[2:].isna().all()
+    # Random ties: seeded, among the tied categories only, each drawn.
+    draws = {ratings.consensus("majority", rng=s).labels.iloc[3] for s in range(40)}
+    assert draws == {"x", "y", "z"}
+    same = [ratings.consensus("majority", rng=7).labels.tolist() for _ in range(2)]
+    assert same[0] == same[1]
+    # Accuracy: each annotator's agreement with the consensus.
+    quality = first.quality
+    assert quality.loc["a", "accuracy"] == pytest.approx(3 / 4)
+    assert quality.loc["c", "accuracy"] == pytest.approx(1 / 4)
+    assert quality["n_items"].tolist() == [4, 4, 4]
+    assert first.confusion is None and first.converged and first.n_iterations == 0
+    frame = first.to_frame()
+    assert list(frame.columns) == ["label", "probability", "margin", "n_ratings"]
+    np.testing.assert_allclose(frame["margin"], [1.0, 1 / 3, 0.0, 0.0])
+    assert frame["n_ratings"].tolist() == [3, 3, 3, 3]
+
+
+def test_an_item_without_votes_gets_no_label() -> None:
+    df = pd.DataFrame({"a": [1, np.nan, 2], "b": [1, np.nan, 2]})
+    for method in ("majority", "dawid_skene", "one_coin"):
+        c = df.agree().consensus(method)
+        assert c.labels.isna().tolist() == [False, True, False]
+        assert c.probabilities.loc[1].isna().all()
+        assert c.to_frame()["n_ratings"].tolist() == [2, 0, 2]
+
+
+# --------------------------------------------------------------------------- Dawid-Skene
+
+
+def test_dawid_skene_recovers_an_annotator_who_swaps_two_labels() -> None:
+    df, truth = simulate(600, [0.9, 0.8, 0.7, 0.6, 0.5], swap=4)
+    ds = long(df).consensus()
+    majority = long(df).consensus("majority", rng=1)
+    assert (ds.labels == truth).mean() > (majority.labels == truth).mean()
+    swapped = ds.confusion.loc["r4"]
+    assert swapped.loc[0, 1] > 0.97 and swapped.loc[1, 0] > 0.97 and swapped.loc[2, 2] > 0.97
+    np.testing.assert_allclose(ds.confusion.sum(axis=1), 1.0)
+    np.testing.assert_allclose(ds.probabilities.sum(axis=1), 1.0)
+    assert ds.converged
+
+
+def test_a_perfect_annotator_and_a_spammer() -> None:
+    df, truth = simulate(800, [1.0, 0.75, 0.7, 1 / 3], seed=3)
+    ds = long(df).consensus()
+    majority = long(df).consensus("majority", rng=0)
+    # The maximum-likelihood fit (crowd-kit's too) explains the 6 items where r1 and r2
+    # agree on the same wrong label by r0 erring: r0 is 98.5 % accurate under the model.
+    assert (ds.labels == truth).mean() > 0.99 > (majority.labels == truth).mean()
+    assert ds.quality["accuracy"].idxmax() == "r0" and ds.quality.loc["r0", "accuracy"] > 0.98
+    assert ds.quality.loc["r3", "accuracy"] == pytest.approx(1 / 3, abs=0.05)
+    # The one-coin model's accuracies: the simulated ones.
+    one = long(df).consensus("one_coin")
+    np.testing.assert_allclose(one.quality["accuracy"], [1.0, 0.75, 0.7, 1 / 3], atol=0.04)
+    conf = one.confusion.loc["r1"].to_numpy()
+    assert np.allclose(np.diag(conf), conf[0, 0]) and np.allclose(conf.sum(axis=1), 1.0)
+
+
+def test_parameters_approach_the_simulated_ones_as_items_grow() -> None:
+    errors = []
+    for n in (200, 2000, 20000):
+        df, _ = simulate(n, [0.85, 0.7, 0.6, 0.55], seed=11, coverage=0.8)
+        one = long(df).consensus("one_coin")
+        errors.append(np.abs(one.quality["accuracy"].to_numpy() - [0.85, 0.7, 0.6, 0.55]).max())
+    assert errors[2] < errors[0] and errors[2] < 0.02
+
+
+def test_by_groups_equal_a_loop_over_the_groups() -> None:
+    df, _ = simulate(300, [0.9, 0.7, 0.6, 0.4], seed=5, coverage=0.7)
+    df["task"] = np.where(df["item"] % 3 == 0, "easy", "hard")
+    df.loc[(df["task"] == "easy") & (df["label"] == 2), "label"] = 1  # own categories
+    for method in ("majority", "dawid_skene", "one_coin"):
+        grouped = long(df, by="task").consensus(method, ties="first")
+        for task in ("easy", "hard"):
+            alone = long(df[df["task"] == task]).consensus(method, ties="first")
+            pd.testing.assert_series_equal(
+                grouped.labels.loc[task], alone.labels, check_names=False, check_index_type=False
+            )
+            got = grouped.probabilities.loc[task][alone.probabilities.columns]
+            np.testing.assert_allclose(got.to_numpy(), alone.probabilities.to_numpy(), atol=1e-12)
+            np.testing.assert_allclose(
+                grouped.quality.loc[task].to_numpy(), alone.quality.to_numpy(), atol=1e-12
+            )
+            if method != "majority":
+                assert grouped.n_iterations[task] == alone.n_iterations
+                assert grouped.log_likelihood[task] == pytest.approx(
+                    alone.log_likelihood, abs=1e-9
+                )
+
+
+def test_row_order_annotator_names_and_label_names_change_nothing_but_names() -> None:
+    df, _ = simulate(200, [0.9, 0.7, 0.6, 0.5], seed=8, coverage=0.8)
+    base = long(df).consensus()
+    shuffled = long(df.sample(frac=1.0, random_state=1)).consensus()
+    pd.testing.assert_series_equal(
+        base.labels, shuffled.labels.sort_index(), check_index_type=False
+    )
+    renamed = df.assign(label=df["label"].map({0: "a", 1: "b", 2: "c"}))
+    other = long(renamed).consensus()
+    assert (other.labels.map({"a": 0, "b": 1, "c": 2}) == base.labels).all()
+    np.testing.assert_allclose(other.probabilities.to_numpy(), base.probabilities.to_numpy())
+
+
+def test_known_labels_fix_their_items_and_a_gold_rater_is_not_a_vote() -> None:
+    df, truth = simulate(300, [0.7, 0.6, 0.55], seed=2)
+    known = truth.iloc[:100]
+    c = long(df).consensus(gold=known)
+    assert (c.labels.iloc[:100] == known).all()
+    np.testing.assert_allclose(c.probabilities.iloc[:100].max(axis=1), 1.0)
+    gold_rows = pd.DataFrame({"item": np.arange(300), "rater": "expert", "label": truth})
+    with_expert = long(pd.concat([df, gold_rows])).consensus(gold="expert")
+    assert "expert" not in with_expert.quality.index
+    assert (with_expert.labels == truth).all()
+    with pytest.raises(ValueError, match="labels no annotator gave"):
+        long(df).consensus(gold=pd.Series({0: 9}))
+    with pytest.raises(ValueError, match=r"items that are not in the ratings, e.g. \[5000\]"):
+        long(df).consensus(gold=pd.Series({0: 1, 5000: 1}))
+
+
+def test_small_and_degenerate_data() -> None:
+    one_rater = pd.DataFrame({"a": ["x", "y", "x"]})
+    with pytest.raises(ValueError, match="at least two raters"):
+        one_rater.agree().consensus()
+    one_category = pd.DataFrame({"a": ["x", "x"], "b": ["x", "x"]})
+    c = one_category.agree().consensus()
+    assert c.labels.tolist() == ["x", "x"] and c.quality["accuracy"].tolist() == [1.0, 1.0]
+    # Items with one rating are kept: their posterior is the model's given that rating.
+    df, _ = simulate(200, [0.9, 0.8, 0.6], seed=4, coverage=0.5)
+    c = long(df).consensus(max_iterations=500)
+    single = c.to_frame()["n_ratings"] == 1
+    assert single.any() and c.labels[single].notna().all()
+    one = df[df["item"] == single.idxmax()].iloc[0]
+    given = c.priors.to_numpy() * c.confusion.loc[one["rater"]][one["label"]].to_numpy()
+    np.testing.assert_allclose(c.probabilities.loc[one["item"]], given / given.sum(), rtol=1e-6)
+
+
+def test_a_fit_that_does_not_converge_warns() -> None:
+    df, _ = simulate(200, [0.9, 0.6, 0.5], seed=6)
+    with pytest.warns(ConvergenceWarning, match="did not converge in 1 iterations"):
+        c = long(df).consensus(max_iterations=1)
+    assert not c.converged and c.n_iterations == 1
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"method": "vote"}, ValueError, "`method` must be one of 'majority'"),
+        ({"ties": "last"}, ValueError, "`ties` must be one of"),
+        ({"max_iterations": 0}, ValueError, "`max_iterations` must be a positive integer"),
+        ({"max_iterations": 2.5}, TypeError, "`max_iterations` must be a positive integer"),
+        ({"tol": -1.0}, ValueError, "`tol` must be a positive finite number"),
+        ({"method": "glad"}, NotImplementedError, "not available yet"),
+    ],
+)
+def test_bad_options_name_the_parameter(kwargs: dict, error: type, match: str) -> None:
+    df = pd.DataFrame({"a": ["x", "y"], "b": ["x", "x"]})
+    with pytest.raises(error, match=match):
+        df.agree().consensus(**kwargs)
+
+
+def test_a_counts_table_has_no_annotators() -> None:
+    counts = pd.DataFrame({"x": [2, 1], "y": [0, 1]})
+    with pytest.raises(ValueError, match="`consensus\\(\\)` needs to know which rater"):
+        counts.agree(layout="counts").consensus()
+
+
+def test_the_frame_is_not_modified() -> None:
+    df, _ = simulate(50, [0.9, 0.6], seed=1)
+    before = df.copy()
+    long(df).consensus(gold=pd.Series({0: 1}))
+    pd.testing.assert_frame_equal(df, before)
+
+
+# --------------------------------------------------------------------------- real data, peers
+
+
+def duck() -> tuple[pd.DataFrame, pd.Series]:
+    if not CROWD.is_dir():
+        pytest.skip(f"the shared crowd data are not beside the project ({CROWD})")
+    answers = pd.read_csv(CROWD / "duck_identification_answers.csv")
+    truth = pd.read_csv(CROWD / "duck_identification_truth.csv").set_index("question")["truth"]
+    return answers, truth
+
+
+def test_duck_identification_accuracy_against_its_truth() -> None:
+    # crowd-kit 1.4.2 on this file (the data's README): majority 0.759, Dawid-Skene 0.889.
+    answers, truth = duck()
+    ratings = answers.agree(item="question", rater="worker", label="answer")
+    labels = ratings.consensus("majority", ties="nan").labels
+    decided = labels.dropna()
+    split = ((decided == truth.reindex(decided.index)).sum() + 0.5 * labels.isna().sum()) / len(
+        truth
+    )
+    assert split == pytest.approx(0.759, abs=0.0005)
+    ds = ratings.consensus().labels
+    assert (ds == truth.reindex(ds.index)).mean() >= 0.889
+
+
+def test_the_same_labels_as_crowd_kit_where_the_posterior_is_clear() -> None:
+    aggregation = pytest.importorskip("crowdkit.aggregation")
+    shapes = [
+        {"n_items": 400, "accuracy": [0.9, 0.7, 0.6, 0.5], "k": 3, "seed": 1, "coverage": 0.8},
+        {
+            "n_items": 300,
+            "accuracy": [0.8, 0.8, 0.6, 0.55, 0.4],
+            "k": 2,
+            "seed": 2,
+            "coverage": 0.6,
+        },
+        {"n_items": 500, "accuracy": [0.7, 0.6, 0.6], "k": 5, "seed": 3, "coverage": 1.0},
+    ]
+    for shape in shapes:
+        df, _ = simulate(**shape)  # type: ignore[arg-type]
+        data = df.rename(columns={"item": "task", "rater": "worker"})
+        for ours_name, theirs in (
+            ("dawid_skene", aggregation.DawidSkene(n_iter=200, tol=1e-9)),
+            ("one_coin", aggregation.OneCoinDawidSkene(n_iter=200, tol=1e-9)),
+        ):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = theirs.fit_predict(data)
+            ours = long(df).consensus(ours_name, tol=1e-9, max_iterations=2000)
+            clear = ours.to_frame()["margin"] > 0.1
+            agree = (ours.labels[clear] == want.reindex(ours.labels.index)[clear]).mean()
+            assert agree >= 0.99, (ours_name, shape, agree)
