@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import pdagree
-from pdagree import datasets, irt, multilabel, plotting
+from pdagree import consensus, datasets, irt, multilabel, plotting
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 MODULES = {"datasets", "multilabel", "plotting", "__version__"}
@@ -39,7 +39,8 @@ def api_entries() -> set[str]:
     + [f"pdagree.plotting.{n}" for n in plotting.__all__]
     + [f"pdagree.datasets.{n}" for n in datasets.__all__]
     + [f"pdagree.multilabel.{n}" for n in multilabel.__all__ if n != "SWEEP"]
-    + [f"pdagree.irt.{n}" for n in irt.__all__],
+    + [f"pdagree.irt.{n}" for n in irt.__all__]
+    + [f"pdagree.consensus.{n}" for n in consensus.__all__ if n != "METHODS"],
 )
 def test_api_reference_lists_every_public_name(name: str) -> None:
     assert name in api_entries()

@@ -7,25 +7,30 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._typing import IntArray
+from .._typing import FloatArray, IntArray
 from .._warnings import ConvergenceWarning, warn
 from ..definitions import RatingData
-from ._em import Fit, em
+from ._dawid_skene import DawidSkene
+from ._em import Fit, Model, run
+from ._glad import Glad
+from ._mace import Mace
 from ._majority import TIES, Ties, choose, shares
 from ._result import Consensus
+from ._summary import Summary, majority, summarise
 from ._votes import Votes, votes
 
 __all__ = ["METHODS", "fit"]
 
-METHODS = ("majority", "dawid_skene", "one_coin")
-_PLANNED = ("glad", "mace")
+MODELS: dict[str, Model] = {
+    "dawid_skene": DawidSkene(),
+    "one_coin": DawidSkene(one_coin=True),
+    "glad": Glad(),
+    "mace": Mace(),
+}
+METHODS = ("majority", *MODELS)
 
 
 def _check(method: object, ties: object, max_iterations: object, tol: object) -> None:
-    if method in _PLANNED:
-        raise NotImplementedError(
-            f"method={method!r} is not available yet; use one of {', '.join(map(repr, METHODS))}."
-        )
     if method not in METHODS:
         raise ValueError(
             f"`method` must be one of {', '.join(map(repr, METHODS))}; got {method!r}."
@@ -56,11 +61,16 @@ def fit(
 
     Parameters
     ----------
-    method : {"majority", "dawid_skene", "one_coin"}
+    method : {"dawid_skene", "majority", "one_coin", "glad", "mace"}
         ``"majority"``: the plurality vote, its probabilities the vote shares.
         ``"dawid_skene"``: Dawid & Skene (1979), one confusion matrix per annotator, fitted
-        by EM from the vote shares (eqs. 2.3-2.5); ``"one_coin"``: the same with one
+        by EM from the vote shares (their eqs. 2.3-2.5); ``"one_coin"``: the same with one
         accuracy per annotator, errors spread evenly over the other categories.
+        ``"glad"``: Whitehill et al. (2009), annotator ability times item difficulty
+        (``quality["ability"]``, ``difficulty``). ``"mace"``: Hovy et al. (2013), each
+        annotator's spamming probability (``quality["spam"]``) and spam strategy
+        (``strategy``). The modules :mod:`pdagree.consensus._dawid_skene`, ``._glad`` and
+        ``._mace`` give each model's equations, smoothing and initialisation.
     gold : str or Series, optional
         Known labels: a rater's name (its labels are known, not votes) or a Series of labels
         indexed by item. Known items' posteriors are fixed to their label (semi-supervised
@@ -71,9 +81,9 @@ def fit(
     rng : numpy Generator or int, optional
         Seeds ``ties="random"``.
     max_iterations, tol
-        EM stops after ``max_iterations`` or when the log-likelihood gains less than
-        ``tol`` per annotation; a :class:`~pdagree.ConvergenceWarning` if it did not
-        converge.
+        EM stops after ``max_iterations`` or when its objective (the log-likelihood, plus
+        the log-prior for GLAD and MACE) gains less than ``tol`` per annotation; a
+        :class:`~pdagree.ConvergenceWarning` if it did not converge.
 
     Returns
     -------
@@ -95,14 +105,15 @@ def fit(
     gen = np.random.default_rng(rng)
     if method == "majority":
         probabilities = shares(v)
-        result: Fit | None = None
-    else:
-        result = em(v, one_coin=method == "one_coin", max_iterations=int(max_iterations), tol=tol)
-        probabilities = result.posterior
-        rated = (v.counts().sum(axis=1) > 0) | (v.gold >= 0)
-        probabilities = np.where(rated[:, None], probabilities, np.nan)
+        chosen = choose(probabilities, ties, gen)
+        return _label(data, v, "majority", probabilities, chosen, majority(v, chosen), None)
+    result = run(v, MODELS[method], max_iterations=int(max_iterations), tol=tol)
+    rated = (np.bincount(v.item, minlength=v.n_items) > 0) | (v.gold >= 0)
+    probabilities = np.where(rated[:, None], result.posterior, np.nan)
     chosen = choose(probabilities, ties, gen)
-    return _label(data, v, str(method), probabilities, chosen, result)
+    return _label(
+        data, v, str(method), probabilities, chosen, summarise(v, method, result), result
+    )
 
 
 def _key_index(data: RatingData, keys: IntArray) -> pd.Index:
@@ -121,12 +132,21 @@ def _key_index(data: RatingData, keys: IntArray) -> pd.Index:
     return pd.MultiIndex.from_frame(frame)
 
 
+def _per_group(data: RatingData, values: Any, name: str) -> Any:
+    """One group's scalar, or a Series by group."""
+    groups = data.enc.groups
+    if groups is None:
+        return values[0].item()
+    return pd.Series(values, index=groups, name=name)
+
+
 def _label(
     data: RatingData,
     v: Votes,
     method: str,
-    probabilities: np.ndarray,
+    probabilities: FloatArray,
     chosen: IntArray,
+    summary: Summary,
     result: Fit | None,
 ) -> Consensus:
     enc = data.enc
@@ -136,82 +156,72 @@ def _label(
     labels = labels.infer_objects() if (chosen >= 0).all() else labels.where(chosen >= 0)
     n_per_key = np.bincount(v.key, minlength=v.n_keys)
     keys = np.flatnonzero(n_per_key > 0)
-    if result is None:
-        hit = chosen[v.item] == v.code
-        counted = chosen[v.item] >= 0
-        hits = np.bincount(v.key, weights=hit & counted, minlength=v.n_keys)
-        n = np.bincount(v.key, weights=counted, minlength=v.n_keys)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            accuracy = hits / n
-        confusion = None
-        k = v.n_categories
-        priors_array = (
-            np.bincount((v.group[v.item] * k + v.code), minlength=v.n_groups * k)
-            .reshape(v.n_groups, k)
-            .astype(np.float64)
-        )
-        with np.errstate(invalid="ignore", divide="ignore"):
-            priors_array = priors_array / priors_array.sum(axis=1, keepdims=True)
-        log_likelihood: Any = np.full(v.n_groups, np.nan)
-        n_iterations: Any = np.zeros(v.n_groups, dtype=np.int64)
-        converged: Any = np.ones(v.n_groups, dtype=bool)
-    else:
-        priors_array = result.priors
-        diagonal = np.diagonal(result.confusion, axis1=1, axis2=2)
-        accuracy = (priors_array[v.key_group] * diagonal).sum(axis=1)
+    annotators = _key_index(data, keys)
+    quality = pd.DataFrame(
+        {
+            "n_items": n_per_key[keys],
+            "accuracy": summary.accuracy[keys],
+            **{name: values[keys] for name, values in summary.columns.items()},
+        },
+        index=annotators,
+    )
+    confusion = None
+    if summary.confusion is not None:
         index = _key_index(data, np.repeat(keys, enc.n_categories))
         true = np.tile(np.arange(enc.n_categories), len(keys))
         confusion = pd.DataFrame(
-            result.confusion[keys].reshape(-1, enc.n_categories),
+            summary.confusion[keys].reshape(-1, enc.n_categories),
             index=pd.MultiIndex.from_arrays(
                 [*(index.get_level_values(i) for i in range(index.nlevels)), cats[true]],
                 names=[*index.names, "true"],
             ),
             columns=cats,
         )
-        log_likelihood, n_iterations, converged = (
-            result.log_likelihood,
-            result.n_iterations,
-            result.converged,
-        )
-        if not bool(np.all(converged)):
-            warn(
-                f"consensus(method={method!r}) did not converge in {int(n_iterations.max())} "
-                f"iterations{'' if enc.groups is None else ' in some groups'}; raise "
-                "`max_iterations` or `tol`.",
-                ConvergenceWarning,
-            )
-    quality = pd.DataFrame(
-        {"n_items": n_per_key[keys], "accuracy": accuracy[keys]}, index=_key_index(data, keys)
-    )
     if enc.groups is None:
-        priors = pd.Series(priors_array[0], index=cats, name="prior")
-        log_likelihood, n_iterations, converged = (
-            float(log_likelihood[0]),
-            int(n_iterations[0]),
-            bool(converged[0]),
-        )
+        priors = pd.Series(summary.priors[0], index=cats, name="prior")
     else:
         groups = enc.groups
         priors = pd.Series(
-            priors_array.ravel(),
+            summary.priors.ravel(),
             index=pd.MultiIndex.from_product([groups, cats])
             if not isinstance(groups, pd.MultiIndex)
             else pd.MultiIndex.from_tuples([(*g, c) for g in groups for c in cats]),
             name="prior",
         )
-        log_likelihood = pd.Series(log_likelihood, index=groups, name="log_likelihood")
-        n_iterations = pd.Series(n_iterations, index=groups, name="n_iterations")
-        converged = pd.Series(converged, index=groups, name="converged")
+    if result is None:
+        ll = np.full(v.n_groups, np.nan)
+        iterations = np.zeros(v.n_groups, dtype=np.int64)
+        converged = np.ones(v.n_groups, dtype=bool)
+    else:
+        ll, iterations, converged = result.log_likelihood, result.n_iterations, result.converged
+        if not bool(np.all(converged)):
+            warn(
+                f"consensus(method={method!r}) did not converge in {int(iterations.max())} "
+                f"iterations{'' if enc.groups is None else ' in some groups'}; raise "
+                "`max_iterations` or `tol`.",
+                ConvergenceWarning,
+            )
+    strategy = (
+        None
+        if summary.strategy is None
+        else pd.DataFrame(summary.strategy[keys], index=annotators, columns=cats)
+    )
+    difficulty = (
+        None
+        if summary.difficulty is None
+        else pd.Series(summary.difficulty, index=items, name="difficulty")
+    )
     return Consensus(
         labels=labels,
         probabilities=pd.DataFrame(probabilities, index=items, columns=cats),
         quality=quality,
         confusion=confusion,
         priors=priors,
-        log_likelihood=log_likelihood,
-        n_iterations=n_iterations,
-        converged=converged,
+        log_likelihood=_per_group(data, ll, "log_likelihood"),
+        n_iterations=_per_group(data, iterations, "n_iterations"),
+        converged=_per_group(data, converged, "converged"),
         method=method,
-        n_ratings=v.counts().sum(axis=1).astype(np.int64),
+        n_ratings=np.bincount(v.item, minlength=v.n_items).astype(np.int64),
+        difficulty=difficulty,
+        strategy=strategy,
     )

@@ -26,11 +26,14 @@ class Consensus:
     quality : DataFrame
         Per annotator (with ``by=``: per group and annotator): ``n_items`` rated and
         ``accuracy``, the probability of a correct label under the model
-        (``sum_k p_k pi_kk``; majority vote: the share of the annotator's labels that equal
-        the consensus).
+        (``sum_k p_k pi_kk`` over the fitted category shares; GLAD: the mean of
+        ``sigma(alpha_j beta_i)`` over its items; majority vote: the share of the
+        annotator's labels that equal the consensus); GLAD adds ``ability`` (``alpha_j``),
+        MACE ``spam`` (``1 - theta_j``).
     confusion : DataFrame or None
-        Dawid-Skene and one-coin: per (annotator, true category) the probabilities of each
-        given label (rows sum to 1); ``None`` for majority vote.
+        Dawid-Skene, one-coin and MACE: per (annotator, true category) the probabilities of
+        each given label (rows sum to 1); None for majority vote and GLAD (whose
+        probabilities depend on the item).
     priors : Series
         The categories' prior probabilities (with ``by=``: per group and category).
     log_likelihood, n_iterations, converged
@@ -38,6 +41,14 @@ class Consensus:
         Series per group); nan, 0 and True for majority vote.
     method : str
         The method's name.
+    n_ratings : ndarray
+        Per item, the number of votes (known labels not counted).
+    difficulty : Series or None
+        GLAD: each item's difficulty ``1 / beta_i`` (0: anyone gets it right; large: a coin
+        toss for every annotator); None for the other methods.
+    strategy : DataFrame or None
+        MACE: per annotator, the distribution of the labels it gives when it spams
+        (``xi_j``); None for the other methods.
     """
 
     labels: pd.Series
@@ -50,6 +61,8 @@ class Consensus:
     converged: Any
     method: str
     n_ratings: np.ndarray
+    difficulty: pd.Series | None = None
+    strategy: pd.DataFrame | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """One row per item: ``label``, its ``probability``, the ``margin`` over the

@@ -1,0 +1,96 @@
+"""Dawid & Skene's (1979) model and its one-coin form, for the EM loop of :mod:`._em`.
+
+The model (Dawid & Skene 1979, section 2): item ``i`` has a true category ``k`` with prior
+``p_k``; annotator ``j`` gives label ``l`` to an item of category ``k`` with probability
+``pi^(j)_kl``, independently of the other annotations. Given the parameters, the posterior
+of item ``i``'s category is ``T_ik`` proportional to ``p_k prod_a pi^(j_a)_{k l_a}`` over its
+annotations ``a`` (their eq. 2.5); given the posteriors, the maximum-likelihood parameters are
+``p_k = mean_i T_ik`` and ``pi^(j)_kl = sum_a T_ik [l_a = l] / sum_a T_ik`` over annotator
+``j``'s annotations (eqs. 2.3 and 2.4). The one-coin model constrains each annotator to one
+accuracy ``a_j = pi^(j)_kk``, its errors spread evenly over the other categories.
+
+Initialisation: the parameters are the M-step's from the vote shares (majority vote), as
+Dawid & Skene start from the observed proportions. A category nobody is believed to have
+for an annotator's items keeps a uniform row. No smoothing: probabilities are floored at
+:data:`~._em.FLOOR` before their logarithm is taken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._typing import BoolArray, FloatArray
+from ._em import FLOOR, Params, counted, start_posterior
+from ._votes import Votes
+
+__all__ = ["DawidSkene", "priors"]
+
+
+def priors(v: Votes, posterior: FloatArray) -> FloatArray:
+    """``p_gk``: the mean posterior over the group's items that have votes or a known label."""
+    k = v.n_categories
+    weights = np.where(counted(v)[:, None], posterior, 0.0)
+    key = (v.group[:, None] * k + np.arange(k)).ravel()
+    total = np.bincount(key, weights=weights.ravel(), minlength=v.n_groups * k)
+    n = np.bincount(v.group, weights=counted(v).astype(np.float64), minlength=v.n_groups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: FloatArray = total.reshape(v.n_groups, k) / n[:, None]
+    return out
+
+
+def log_priors(v: Votes, p: FloatArray) -> FloatArray:
+    """``log p_gk``, minus infinity for a category the group's items may not take."""
+    with np.errstate(divide="ignore"):
+        out: FloatArray = np.where(v.allowed, np.log(np.maximum(p, FLOOR)), -np.inf)
+    return out
+
+
+def _uniform(v: Votes) -> tuple[BoolArray, FloatArray]:
+    allowed = v.allowed[v.key_group]  # (keys, K)
+    return allowed, allowed.sum(axis=1).astype(np.float64)
+
+
+@dataclass(frozen=True)
+class DawidSkene:
+    """Dawid & Skene's model (``one_coin``: one accuracy per annotator)."""
+
+    one_coin: bool = False
+    owner = {"priors": "group", "confusion": "key"}  # noqa: RUF012 - read-only map
+
+    def start(self, v: Votes) -> Params:
+        return self.m_step(v, start_posterior(v), {})
+
+    def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray]:
+        log_conf = np.log(np.maximum(params["confusion"], FLOOR))
+        return log_priors(v, params["priors"]), log_conf[v.key, :, v.code]
+
+    def log_prior(self, v: Votes, params: Params) -> FloatArray:
+        return np.zeros(v.n_groups)
+
+    def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params:
+        """The priors (eq. 2.4) and confusion matrices (eq. 2.3, or the one-coin accuracy)
+        from the posteriors, (keys, K, K); rows of categories an annotator is never believed
+        to see are uniform over the group's categories."""
+        k = v.n_categories
+        allowed, n_allowed = _uniform(v)
+        if self.one_coin:
+            hits = np.bincount(v.key, weights=posterior[v.item, v.code], minlength=v.n_keys)
+            n = np.bincount(v.key, minlength=v.n_keys).astype(np.float64)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                accuracy = np.where(n > 0, hits / n, 1.0 / n_allowed)
+                miss = np.where(n_allowed > 1, (1.0 - accuracy) / (n_allowed - 1.0), 0.0)
+            fallowed = allowed.astype(np.float64)
+            conf: FloatArray = fallowed[:, None, :] * miss[:, None, None] * fallowed[:, :, None]
+            conf[:, np.arange(k), np.arange(k)] = np.where(allowed, accuracy[:, None], 0.0)
+        else:
+            key = ((v.key[:, None] * k + np.arange(k)) * k + v.code[:, None]).ravel()
+            mass = np.bincount(
+                key, weights=posterior[v.item].ravel(), minlength=v.n_keys * k * k
+            ).reshape(v.n_keys, k, k)
+            rows = mass.sum(axis=2, keepdims=True)
+            uniform = allowed / n_allowed[:, None]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                conf = np.where(rows > 0, mass / rows, uniform[:, None, :])
+        return {"priors": priors(v, posterior), "confusion": conf}
