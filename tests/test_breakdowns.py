@@ -264,6 +264,19 @@ def test_items_incomplete() -> None:
     assert items["agreement"].iloc[0] == pytest.approx(1 / 3)
     assert items["agreement"].iloc[1] == 1.0
     assert np.isnan(items["agreement"].iloc[2])
+    assert items["entropy"].tolist() == [pytest.approx(0.9182958340544896), 0.0, 0.0]
+
+
+def test_items_entropy_is_scipy_s_in_bits_on_labels_as_read() -> None:
+    from scipy.stats import entropy
+
+    rng = np.random.default_rng(3)
+    wide = pd.DataFrame(rng.choice(["1", "2", "3", "4", None], size=(60, 7)))
+    got = wide.agree.items()["entropy"]
+    want = [entropy(row.value_counts(), base=2) for _, row in wide.iterrows()]
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+    by = wide.assign(g=np.arange(60) % 3).agree(by="g").items()["entropy"]
+    np.testing.assert_allclose(by.droplevel(0).sort_index(), want, rtol=1e-12, atol=1e-15)
 
 
 # ----------------------------------------------------------------------------------- report

@@ -212,11 +212,35 @@ def per_category(data: RatingData) -> pd.DataFrame:
 
 
 def items(data: RatingData) -> pd.DataFrame:
-    """Per item: the number of ratings ``n_ratings`` and the pairwise agreement ``agreement``
-    (nan for items with fewer than two ratings)."""
+    """Per item: the number of ratings ``n_ratings``, the pairwise agreement ``agreement``
+    (nan for items with fewer than two ratings) and the ``entropy`` of its labels in bits,
+    ``-sum_k p_k log2 p_k`` over the shares ``p_k`` of its ratings in each category (0 when
+    every rating agrees, ``log2 K`` when its ratings spread evenly over K categories; nan
+    for an item without ratings). Model-free: a consensus's own uncertainty is in
+    :meth:`pdagree.consensus.Consensus.to_frame` (``probability``, ``margin``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdagree
+    >>> df = pd.DataFrame({"a": ["x", "x", "x"], "b": ["x", "y", "y"], "c": ["x", "z", "y"]})
+    >>> df.agree.items().round(3)
+       n_ratings  agreement  entropy
+    0          3      1.000    0.000
+    1          3      0.000    1.585
+    2          3      0.333    0.918
+    """
     e_item, _, e_count = data.entries
-    r, a = KS.identity_item_agreement(e_item, e_count, data.enc.n_items)
-    return pd.DataFrame({"n_ratings": r.astype(np.int64), "agreement": a}, index=data.item_index())
+    n_items = data.enc.n_items
+    r, a = KS.identity_item_agreement(e_item, e_count, n_items)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = e_count / r[e_item]
+        bits = np.bincount(e_item, weights=-share * np.log2(share), minlength=n_items)
+    entropy = np.where(r > 0, bits + 0.0, np.nan)  # + 0.0: no negative zero
+    return pd.DataFrame(
+        {"n_ratings": r.astype(np.int64), "agreement": a, "entropy": entropy},
+        index=data.item_index(),
+    )
 
 
 def _cross_index(outer: pd.Index, inner: pd.Index, default: str) -> pd.MultiIndex:
