@@ -14,6 +14,7 @@ import pandas as pd
 
 from . import consensus as _consensus
 from . import irt as _irt
+from . import per_rater as _per_rater
 from ._encode import Encoded, Layout, encode
 from .definitions import RatingData
 from .definitions import alpha as _alpha
@@ -280,6 +281,10 @@ class Ratings:
             max_iterations=max_iterations,
             tol=tol,
         )
+
+    @_doc(_per_rater.per_rater, inference=False)
+    def per_rater(self, coefficient: str = "alpha", **options: Any) -> pd.DataFrame:
+        return _per_rater.per_rater(self._data, coefficient, **options)
 
     # ------------------------------------------------------------------ breakdowns
 

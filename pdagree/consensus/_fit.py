@@ -10,6 +10,7 @@ import pandas as pd
 from .._typing import FloatArray, IntArray
 from .._warnings import ConvergenceWarning, warn
 from ..definitions import RatingData
+from ..definitions.keys import key_index
 from ._dawid_skene import DawidSkene
 from ._em import Fit, Model, run
 from ._glad import Glad
@@ -116,22 +117,6 @@ def fit(
     )
 
 
-def _key_index(data: RatingData, keys: IntArray) -> pd.Index:
-    """The annotator (with ``by=``: group keys and annotator) of each key."""
-    enc = data.enc
-    raters = data.rater_labels[keys % enc.n_raters]
-    if enc.groups is None:
-        return pd.Index(raters, name="rater" if raters.name is None else raters.name)
-    groups = enc.groups[keys // enc.n_raters]
-    frame = (
-        groups.to_frame(index=False)
-        if isinstance(groups, pd.MultiIndex)
-        else pd.DataFrame({groups.name: groups})
-    )
-    frame["rater"] = raters
-    return pd.MultiIndex.from_frame(frame)
-
-
 def _per_group(data: RatingData, values: Any, name: str) -> Any:
     """One group's scalar, or a Series by group."""
     groups = data.enc.groups
@@ -156,7 +141,7 @@ def _label(
     labels = labels.infer_objects() if (chosen >= 0).all() else labels.where(chosen >= 0)
     n_per_key = np.bincount(v.key, minlength=v.n_keys)
     keys = np.flatnonzero(n_per_key > 0)
-    annotators = _key_index(data, keys)
+    annotators = key_index(data, keys)
     quality = pd.DataFrame(
         {
             "n_items": n_per_key[keys],
@@ -167,7 +152,7 @@ def _label(
     )
     confusion = None
     if summary.confusion is not None:
-        index = _key_index(data, np.repeat(keys, enc.n_categories))
+        index = key_index(data, np.repeat(keys, enc.n_categories))
         true = np.tile(np.arange(enc.n_categories), len(keys))
         confusion = pd.DataFrame(
             summary.confusion[keys].reshape(-1, enc.n_categories),

@@ -1,0 +1,38 @@
+"""Labels of per-annotator results: one row per annotator, or per (group, annotator) with
+``by=``; a *key* is ``group * n_raters + rater``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._typing import IntArray
+from .data import RatingData
+
+__all__ = ["key_index", "keys_of"]
+
+
+def keys_of(data: RatingData) -> tuple[IntArray, IntArray]:
+    """Per annotation its key, and per key its group."""
+    enc = data.require_raters("per-annotator results")
+    assert enc.rater is not None
+    key = enc.group[enc.item] * enc.n_raters + enc.rater
+    key_group = np.arange(enc.n_groups * enc.n_raters, dtype=np.int64) // max(enc.n_raters, 1)
+    return key, key_group
+
+
+def key_index(data: RatingData, keys: IntArray) -> pd.Index:
+    """The annotator (with ``by=``: group keys and annotator) of each key."""
+    enc = data.enc
+    raters = data.rater_labels[keys % enc.n_raters]
+    if enc.groups is None:
+        named: pd.Index = pd.Index(raters, name="rater" if raters.name is None else raters.name)
+        return named
+    groups = enc.groups[keys // enc.n_raters]
+    frame = (
+        groups.to_frame(index=False)
+        if isinstance(groups, pd.MultiIndex)
+        else pd.DataFrame({groups.name: groups})
+    )
+    frame["rater"] = raters
+    return pd.MultiIndex.from_frame(frame)
