@@ -58,7 +58,7 @@ for _notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
 # The command line's help, as the program prints it.
 _GENERATED = DOCS / "_generated"
 _GENERATED.mkdir(exist_ok=True)
-for _command in ("report", "datasets"):
+for _command in ("report", "consensus", "datasets"):
     _help = subprocess.run(
         [sys.executable, "-m", "pdagree", _command, "--help"],
         capture_output=True,

@@ -3,6 +3,9 @@
 ``pdagree report PATH`` reads a file of ratings in any of pdagree's four layouts and prints
 every coefficient that applies (:meth:`pdagree.Ratings.report`); ``pdagree report --example
 NAME`` does the same for a bundled data set, and ``pdagree datasets`` lists those.
+``pdagree consensus PATH`` writes one consensus label per item as CSV
+(:mod:`pdagree._cli_consensus`); the options that describe the data are shared
+(:mod:`pdagree._cli_options`).
 
 Examples
 --------
@@ -27,17 +30,14 @@ import os
 import sys
 import textwrap
 import warnings
-from collections.abc import Hashable, Sequence
-from pathlib import Path
-from typing import Any, NoReturn, TextIO, cast
+from collections.abc import Sequence
+from typing import Any, NoReturn, TextIO
 
 import pandas as pd
 
 from . import datasets
-from ._cli_read import STDIN as _STDIN
-from ._cli_read import UsageError as _UsageError
-from ._cli_read import read as _read
-from ._encode import Layout
+from ._cli_consensus import add_consensus, run_consensus
+from ._cli_options import add_data_options, add_source, load
 from ._version import __version__
 from .definitions import REGISTRY
 from .ratings import Ratings
@@ -46,17 +46,9 @@ __all__ = ["main"]
 
 _PROG = "pdagree"
 _FORMATS = ("table", "csv", "json")
-_LAYOUTS = ("wide", "long", "counts", "contingency")
-# Bundled data sets in the long layout, and their (item, rater, label) columns.
-_LONG_EXAMPLES = {"crowd_sparse": ("item", "annotator", "label")}
 
 
 # --------------------------------------------------------------------------- arguments
-
-
-def _split(value: str) -> list[str]:
-    """``"a,b,,c"`` -> ``["a", "b", "c"]`` (surrounding spaces kept: they may be labels)."""
-    return [part for part in value.split(",") if part != ""]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -105,72 +97,8 @@ def _parser() -> argparse.ArgumentParser:
             "<NA>, ...) are missing, as in R exports; see --na and --no-default-na."
         ),
     )
-    source = report.add_mutually_exclusive_group(required=True)
-    source.add_argument(
-        "path",
-        nargs="?",
-        metavar="PATH",
-        help="a CSV, TSV or Parquet file; - reads CSV (or --sep) from standard input",
-    )
-    source.add_argument(
-        "--example", metavar="NAME", help="a bundled data set (see `pdagree datasets`)"
-    )
-    layout = report.add_argument_group("layout")
-    layout.add_argument("--item", metavar="COL", help="long layout: the item column")
-    layout.add_argument("--rater", metavar="COL", help="long layout: the rater column")
-    layout.add_argument("--label", metavar="COL", help="long layout: the label column")
-    layout.add_argument(
-        "--layout",
-        choices=_LAYOUTS,
-        help="wide (default), long (implied by --item/--rater/--label), counts or contingency",
-    )
-    layout.add_argument(
-        "--by",
-        metavar="COL",
-        action="append",
-        help="one report per group of this column (repeat, or separate by commas, for several)",
-    )
-    layout.add_argument(
-        "--raters", metavar="COL,COL...", help="wide layout: the rater columns to use"
-    )
-    layout.add_argument(
-        "--categories",
-        metavar="A,B,...",
-        help="the categories in order, including unused ones (they change Bennett's S); "
-        "numbers when every label in the data is a number",
-    )
-    reading = report.add_argument_group("reading files")
-    reading.add_argument(
-        "--index-col",
-        metavar="COL",
-        help="wide, counts and contingency layouts: the item column (contingency: the first "
-        "rater's categories; default: the first column)",
-    )
-    reading.add_argument(
-        "--no-index",
-        action="store_true",
-        help="wide, counts and contingency layouts: the file has no item column (items are "
-        "the rows)",
-    )
-    reading.add_argument(
-        "--sep",
-        metavar="SEP",
-        help=r"field separator of a text file (default: by extension; '\t' is a tab)",
-    )
-    reading.add_argument(
-        "--na",
-        metavar="VALUE",
-        action="append",
-        default=[],
-        help="a text-file value that means 'not annotated', besides an empty cell and "
-        "read_csv's markers (repeatable)",
-    )
-    reading.add_argument(
-        "--no-default-na",
-        action="store_true",
-        help="keep read_csv's missing-value markers (NA, N/A, null, None, ...) as labels: only "
-        "empty cells and --na values are missing",
-    )
+    add_source(report)
+    add_data_options(report)
     chosen = report.add_argument_group("coefficients")
     chosen.add_argument(
         "--coefficients",
@@ -213,6 +141,8 @@ def _parser() -> argparse.ArgumentParser:
         help="table (default: aligned, rounded to 4 decimals), csv or json (full precision)",
     )
 
+    add_consensus(commands)
+
     listing = commands.add_parser(
         "datasets",
         help="list the bundled data sets",
@@ -225,130 +155,7 @@ def _parser() -> argparse.ArgumentParser:
 # --------------------------------------------------------------------------- reading
 
 
-def _set_index(frame: pd.DataFrame, args: argparse.Namespace, stored_index: bool) -> pd.DataFrame:
-    """Wide, counts and contingency layouts: make the item column (a contingency table's
-    first rater's categories) the index."""
-    if args.index_col is not None and args.no_index:
-        raise _UsageError("give `--index-col` or `--no-index`, not both.")
-    if args.no_index:
-        return frame
-    if args.index_col is not None:
-        if args.index_col not in frame.columns:
-            raise ValueError(
-                f"`--index-col` names column {args.index_col!r}, which is not in the file; "
-                f"available columns: {list(frame.columns)[:10]!r}."
-            )
-        return frame.set_index(args.index_col)
-    if stored_index or frame.shape[1] == 0:
-        return frame
-    return frame.set_index(frame.columns[0])
-
-
 # --------------------------------------------------------------------------- options
-
-
-def _by(args: argparse.Namespace) -> list[str]:
-    return [col for value in args.by or [] for col in _split(value)]
-
-
-def _number(token: str) -> int | float:
-    try:
-        return int(token)
-    except ValueError:
-        return float(token)
-
-
-def _is_number_column(series: pd.Series) -> bool:
-    dtype = series.dtype
-    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
-
-
-def _categories(
-    value: str | None, frame: pd.DataFrame, label_columns: Sequence[Hashable], numbers: bool
-) -> list[Any] | None:
-    """``--categories``: strings, or numbers when every label column holds numbers (or, for a
-    contingency table, ``numbers``: its row labels are numbers)."""
-    if value is None:
-        return None
-    tokens = _split(value)
-    if not tokens:
-        raise _UsageError(f"`--categories` must list at least one category; got {value!r}.")
-    present = [col for col in label_columns if col in frame.columns]
-    number_labels = numbers or (
-        bool(present) and all(_is_number_column(frame[col]) for col in present)
-    )
-    if not number_labels:
-        return tokens
-    try:
-        return [_number(token) for token in tokens]
-    except ValueError:
-        bad = []
-        for token in tokens:
-            try:
-                _number(token)
-            except ValueError:
-                bad.append(token)
-        raise ValueError(
-            f"`--categories` must be numbers, because every label in the data is a number; "
-            f"got {bad!r}."
-        ) from None
-
-
-def _ratings(frame: pd.DataFrame, args: argparse.Namespace, stored_index: bool | None) -> Ratings:
-    """Describe the frame's layout from the options and encode it.
-
-    ``stored_index`` says whether a file stored its own item index; ``None`` for an example.
-    """
-    long_columns = {"item": args.item, "rater": args.rater, "label": args.label}
-    given = {key: col for key, col in long_columns.items() if col is not None}
-    if args.example in _LONG_EXAMPLES and not given and args.layout in (None, "long"):
-        given = dict(zip(long_columns, _LONG_EXAMPLES[args.example], strict=True))
-    layout = args.layout or ("long" if given else "wide")
-    if layout == "long":
-        if len(given) != 3:
-            missing = [f"--{key}" for key in long_columns if key not in given]
-            raise _UsageError(
-                f"a long layout needs --item, --rater and --label; missing {', '.join(missing)}."
-            )
-        if args.raters is not None:
-            raise _UsageError("`--raters` selects the columns of a wide layout, not a long one.")
-        if args.index_col is not None or args.no_index:
-            raise _UsageError(
-                "`--index-col` and `--no-index` apply to wide, counts and contingency layouts; a "
-                "long layout names its item column with --item."
-            )
-    elif given:
-        names = ", ".join(f"--{key}" for key in given)
-        raise _UsageError(
-            f"{names} describe a long layout; they do not apply to --layout {layout}."
-        )
-    elif stored_index is not None:
-        frame = _set_index(frame, args, stored_index)
-    elif args.index_col is not None or args.no_index:
-        raise _UsageError("`--index-col` and `--no-index` apply to files, not to --example.")
-
-    by = _by(args)
-    raters = _split(args.raters) if args.raters is not None else None
-    if layout == "long":
-        label_columns: list[Hashable] = [given["label"]]
-    elif layout == "wide":
-        label_columns = (
-            list(raters) if raters is not None else [col for col in frame.columns if col not in by]
-        )
-    else:  # counts and contingency: the categories are column names (and row labels)
-        label_columns = []
-    numbers = layout == "contingency" and _is_number_column(frame.index.to_series())
-    categories = _categories(args.categories, frame, label_columns, numbers)
-    return Ratings.from_frame(
-        frame,
-        item=given.get("item"),
-        rater=given.get("rater"),
-        label=given.get("label"),
-        raters=raters,
-        categories=categories,
-        by=by or None,
-        layout=cast(Layout, layout),
-    )
 
 
 # --------------------------------------------------------------------------- output
@@ -409,22 +216,7 @@ def _write(report: pd.DataFrame, header: str, fmt: str, out: TextIO) -> None:
 
 
 def _report(args: argparse.Namespace, out: TextIO) -> None:
-    if args.example is not None:
-        if args.example not in datasets.names():
-            raise ValueError(
-                f"unknown example {args.example!r}; choose one of "
-                f"{', '.join(datasets.names())} (see `pdagree datasets`)."
-            )
-        if args.sep is not None or args.na or args.no_default_na:
-            raise _UsageError(
-                "`--sep`, `--na` and `--no-default-na` apply to files, not to --example."
-            )
-        name = args.example
-        ratings = _ratings(datasets.load(name), args, stored_index=None)
-    else:
-        frame, stored_index = _read(args.path, args)
-        name = "<stdin>" if args.path == _STDIN else str(Path(args.path))
-        ratings = _ratings(frame, args, stored_index=stored_index)
+    name, ratings = load(args)
     table = ratings.report(
         args.confidence_level,
         method=args.ci_method,
@@ -490,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
                 raise ValueError("standard output is closed; redirect it to a file or `-o`.")
             if args.command == "report":
                 _report(args, out)
+            elif args.command == "consensus":
+                run_consensus(args, out)
             else:
                 _datasets(args, out)
             out.flush()

@@ -1,0 +1,92 @@
+"""``pdagree consensus``: one consensus label per item, for pipelines.
+
+Reads a file as ``pdagree report`` does (every layout that records raters) and writes one row
+per item, :meth:`pdagree.consensus.Consensus.to_frame` (``label``, ``probability``,
+``margin``, ``n_ratings``), as CSV to standard output or to ``--output``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, TextIO
+
+import pandas as pd
+
+from ._cli_options import add_data_options, add_source, load
+from ._cli_read import UsageError
+from .consensus import METHODS
+from .ratings import Ratings
+
+__all__ = ["add_consensus", "run_consensus"]
+
+
+def add_consensus(commands: Any) -> None:
+    """The ``consensus`` subcommand, on the subparsers ``commands``."""
+    parser = commands.add_parser(
+        "consensus",
+        help="one consensus label per item, with its probability (CSV)",
+        description=(
+            "Fit a consensus model to the ratings in PATH (read as `pdagree report` reads "
+            "it; usually a long file: --item, --rater, --label) and write one row per item: "
+            "its label, the label's probability, the margin over the second most probable "
+            "label and the number of ratings, as CSV."
+        ),
+    )
+    add_source(parser)
+    add_data_options(parser)
+    model = parser.add_argument_group("model")
+    model.add_argument(
+        "--method",
+        choices=METHODS,
+        default="dawid_skene",
+        help="majority, dawid_skene (default), one_coin, glad or mace",
+    )
+    model.add_argument(
+        "--gold",
+        metavar="RATER",
+        help="the rater whose labels are known to be right (an expert's): their items keep "
+        "that label, and they are not a vote",
+    )
+    model.add_argument(
+        "--ties",
+        choices=("random", "first", "nan"),
+        default="first",
+        help="an exact tie: the first category in order (default), a seeded random draw "
+        "(--seed) or no label",
+    )
+    model.add_argument("--seed", metavar="N", type=int, help="seed of --ties random")
+    model.add_argument(
+        "--max-iterations", metavar="N", type=int, default=100, help="EM iterations (100)"
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", help="write the CSV here instead of standard output"
+    )
+
+
+def _rater(ratings: Ratings, token: str) -> Any:
+    """``--gold``: the rater it names, matched as text or as the number it reads as."""
+    raters = ratings.raters
+    if raters is None:  # pragma: no cover - a counts table is refused before
+        raise UsageError("`--gold` needs raters.")
+    for rater in raters:
+        if str(rater) == token:
+            return rater
+    shown = ", ".join(map(str, list(raters)[:10]))
+    raise ValueError(f"`--gold` names rater {token!r}, which is not in the data; raters: {shown}.")
+
+
+def run_consensus(args: argparse.Namespace, out: TextIO) -> None:
+    _, ratings = load(args)
+    gold = None if args.gold is None else _rater(ratings, args.gold)
+    fit = ratings.consensus(
+        args.method,
+        gold=gold,
+        ties=args.ties,
+        rng=args.seed,
+        max_iterations=args.max_iterations,
+    )
+    table: pd.DataFrame = fit.to_frame()
+    if args.output is not None:
+        table.to_csv(args.output)
+    else:
+        table.to_csv(out)
