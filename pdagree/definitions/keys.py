@@ -34,5 +34,5 @@ def key_index(data: RatingData, keys: IntArray) -> pd.Index:
         if isinstance(groups, pd.MultiIndex)
         else pd.DataFrame({groups.name: groups})
     )
-    frame["rater"] = raters
+    frame["rater" if raters.name is None else raters.name] = raters
     return pd.MultiIndex.from_frame(frame)
