@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._typing import BoolArray, FloatArray
-from ._em import FLOOR, Params, counted, start_posterior
+from ._em import FLOOR, Params, start_posterior
 from ._votes import Votes
 
 __all__ = ["DawidSkene", "priors"]
@@ -31,10 +31,10 @@ __all__ = ["DawidSkene", "priors"]
 def priors(v: Votes, posterior: FloatArray) -> FloatArray:
     """``p_gk``: the mean posterior over the group's items that have votes or a known label."""
     k = v.n_categories
-    weights = np.where(counted(v)[:, None], posterior, 0.0)
+    weights = np.where(v.counted[:, None], posterior, 0.0)
     key = (v.group[:, None] * k + np.arange(k)).ravel()
     total = np.bincount(key, weights=weights.ravel(), minlength=v.n_groups * k)
-    n = np.bincount(v.group, weights=counted(v).astype(np.float64), minlength=v.n_groups)
+    n = np.bincount(v.group, weights=v.counted.astype(np.float64), minlength=v.n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
         out: FloatArray = total.reshape(v.n_groups, k) / n[:, None]
     return out
@@ -62,9 +62,10 @@ class DawidSkene:
     def start(self, v: Votes) -> Params:
         return self.m_step(v, start_posterior(v), {})
 
-    def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray]:
-        log_conf = np.log(np.maximum(params["confusion"], FLOOR))
-        return log_priors(v, params["priors"]), log_conf[v.key, :, v.code]
+    def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, bool]:
+        log_conf = np.log(np.maximum(params["confusion"], FLOOR))  # (keys, true, given)
+        table = log_conf.transpose(0, 2, 1).reshape(-1, v.n_categories)
+        return log_priors(v, params["priors"]), table, True
 
     def log_prior(self, v: Votes, params: Params) -> FloatArray:
         return np.zeros(v.n_groups)
@@ -75,9 +76,10 @@ class DawidSkene:
         to see are uniform over the group's categories."""
         k = v.n_categories
         allowed, n_allowed = _uniform(v)
+        sums = v.sums(posterior)  # (keys, given, true)
         if self.one_coin:
-            hits = np.bincount(v.key, weights=posterior[v.item, v.code], minlength=v.n_keys)
-            n = np.bincount(v.key, minlength=v.n_keys).astype(np.float64)
+            hits = np.trace(sums, axis1=1, axis2=2)
+            n = v.per_label.sum(axis=1)
             with np.errstate(invalid="ignore", divide="ignore"):
                 accuracy = np.where(n > 0, hits / n, 1.0 / n_allowed)
                 miss = np.where(n_allowed > 1, (1.0 - accuracy) / (n_allowed - 1.0), 0.0)
@@ -85,10 +87,7 @@ class DawidSkene:
             conf: FloatArray = fallowed[:, None, :] * miss[:, None, None] * fallowed[:, :, None]
             conf[:, np.arange(k), np.arange(k)] = np.where(allowed, accuracy[:, None], 0.0)
         else:
-            key = ((v.key[:, None] * k + np.arange(k)) * k + v.code[:, None]).ravel()
-            mass = np.bincount(
-                key, weights=posterior[v.item].ravel(), minlength=v.n_keys * k * k
-            ).reshape(v.n_keys, k, k)
+            mass = sums.transpose(0, 2, 1)  # (keys, true, given): eq. 2.3's numerators
             rows = mass.sum(axis=2, keepdims=True)
             uniform = allowed / n_allowed[:, None]
             with np.errstate(invalid="ignore", divide="ignore"):

@@ -38,9 +38,10 @@ class Model(Protocol):
 
     def start(self, v: Votes) -> Params: ...
 
-    def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray]:
-        """(log prior of each category per group (G, K), log P(label_a | category k) per
-        annotation (A, K))."""
+    def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, bool]:
+        """The log prior of each category per group (G, K); ``log P(label | category k)``,
+        either per (key, label) as a (keys * K, K) table (third item True: the model's
+        probabilities depend on the annotator and the label only) or per annotation (A, K)."""
         ...
 
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params: ...
@@ -63,20 +64,19 @@ class Fit:
     extra: dict[str, FloatArray] = field(default_factory=dict)
 
 
-def counted(v: Votes) -> BoolArray:
-    """The items with votes or a known label (the others have no posterior)."""
-    return (np.bincount(v.item, minlength=v.n_items) > 0) | (v.gold >= 0)
-
-
 def posterior(
-    v: Votes, log_prior: FloatArray, contribution: FloatArray
+    v: Votes, log_prior: FloatArray, contribution: FloatArray, by_label: bool
 ) -> tuple[FloatArray, FloatArray]:
     """The posteriors ``T_ik`` proportional to ``p_k prod_a P(l_a | k)`` over item ``i``'s
     annotations, and each group's marginal log-likelihood; known items are certain."""
     k = v.n_categories
-    key = (v.item[:, None] * k + np.arange(k)).ravel()
-    summed = np.bincount(key, weights=contribution.ravel(), minlength=v.n_items * k)
-    joint = log_prior[v.group] + summed.reshape(v.n_items, k)
+    if by_label:  # one sparse product: each item's sum over its (key, label) pairs
+        summed = np.asarray(v.incidence @ contribution)
+    else:
+        key = (v.item[:, None] * k + np.arange(k)).ravel()
+        flat = np.bincount(key, weights=contribution.ravel(), minlength=v.n_items * k)
+        summed = flat.reshape(v.n_items, k)
+    joint = log_prior[v.group] + summed
     top = joint.max(axis=1, keepdims=True)
     log_total = top[:, 0] + np.log(np.exp(joint - top).sum(axis=1))
     post = np.exp(joint - log_total[:, None])
@@ -86,7 +86,7 @@ def posterior(
         log_total[rows] = joint[rows, v.gold[rows]]
         post[rows] = 0.0
         post[rows, v.gold[rows]] = 1.0
-    log_total = np.where(counted(v), log_total, 0.0)
+    log_total = np.where(v.counted, log_total, 0.0)
     total = np.bincount(v.group, weights=log_total, minlength=v.n_groups).astype(np.float64)
     return post, total
 

@@ -128,7 +128,7 @@ class Glad:
     def start(self, v: Votes) -> Params:
         return {"alpha": np.full(v.n_keys, PRIOR_MEAN), "b": np.full(v.n_items, PRIOR_MEAN)}
 
-    def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray]:
+    def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, bool]:
         x = params["alpha"][v.key] * np.exp(params["b"][v.item])
         k1 = np.maximum(_n_allowed(v) - 1.0, 1.0)
         wrong = log_expit(-x) - np.log(k1)
@@ -137,7 +137,7 @@ class Glad:
         )
         with np.errstate(divide="ignore"):
             log_prior = np.where(v.allowed, -np.log(v.allowed.sum(axis=1, keepdims=True)), -np.inf)
-        return log_prior, contribution
+        return log_prior, contribution, False
 
     def log_prior(self, v: Votes, params: Params) -> FloatArray:
         a = -0.5 * (params["alpha"] - PRIOR_MEAN) ** 2

@@ -53,23 +53,15 @@ class Mace:
         neutral = {"theta": np.full(v.n_keys, 0.5), "xi": xi}
         return self.m_step(v, start_posterior(v), neutral)
 
-    def _given(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray]:
-        """Per annotation: ``(1 - theta) xi_l`` (spam gives the label) and ``theta`` plus
-        that (the label when it is the true category)."""
-        theta = params["theta"][v.key]
-        spam = (1.0 - theta) * params["xi"][v.key, v.code]
-        return spam, theta + spam
-
-    def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray]:
-        spam, right = self._given(v, params)
-        contribution = np.where(
-            np.arange(v.n_categories) == v.code[:, None],
-            np.log(np.maximum(right, FLOOR))[:, None],
-            np.log(np.maximum(spam, FLOOR))[:, None],
-        )
+    def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, bool]:
+        k = v.n_categories
+        theta, xi = params["theta"], params["xi"]
+        given = (1.0 - theta)[:, None, None] * xi[:, :, None]
+        given = given + theta[:, None, None] * np.eye(k)  # (keys, label, true)
+        table = np.log(np.maximum(given, FLOOR)).reshape(-1, k)
         with np.errstate(divide="ignore"):
             log_prior = np.where(v.allowed, -np.log(v.allowed.sum(axis=1, keepdims=True)), -np.inf)
-        return log_prior, contribution
+        return log_prior, table, True
 
     def log_prior(self, v: Votes, params: Params) -> FloatArray:
         s = _smoothing(v)
@@ -82,18 +74,15 @@ class Mace:
         return as_float(np.bincount(v.key_group, weights=per_key, minlength=v.n_groups))
 
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params:
-        k = v.n_categories
         s = _smoothing(v)
-        _, right = self._given(v, params)
-        knowing = posterior[v.item, v.code] * np.where(
-            right > 0, params["theta"][v.key] / np.maximum(right, FLOOR), 0.0
-        )
-        n = np.bincount(v.key, minlength=v.n_keys).astype(np.float64)
-        theta = (np.bincount(v.key, weights=knowing, minlength=v.n_keys) + s) / (n + 2 * s)
-        spammed = np.bincount(
-            v.key * k + v.code, weights=1.0 - knowing, minlength=v.n_keys * k
-        ).reshape(v.n_keys, k)
+        theta, xi = params["theta"], params["xi"]
+        # Per (key, label): the posterior mass on the label being the true category, and the
+        # share of it that is knowing rather than a spam draw that happened to be right.
+        right = np.diagonal(v.sums(posterior), axis1=1, axis2=2)  # (keys, K)
+        given = theta[:, None] + (1.0 - theta)[:, None] * xi
+        knowing = right * np.where(given > 0, theta[:, None] / np.maximum(given, FLOOR), 0.0)
+        n = v.per_label.sum(axis=1)
+        theta = (knowing.sum(axis=1) + s) / (n + 2 * s)
         allowed = v.allowed[v.key_group]
-        spammed = np.where(allowed, spammed + s[:, None], 0.0)
-        xi = spammed / spammed.sum(axis=1, keepdims=True)
-        return {"theta": theta, "xi": xi}
+        spammed = np.where(allowed, v.per_label - knowing + s[:, None], 0.0)
+        return {"theta": theta, "xi": spammed / spammed.sum(axis=1, keepdims=True)}

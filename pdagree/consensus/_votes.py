@@ -8,12 +8,14 @@ categories. Known labels (``gold=``) fix their items' posteriors.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._labels import _fmt
+from .._lazy import scipy_sparse as sp
 from .._typing import BoolArray, FloatArray, IntArray
 from ..definitions import RatingData
 from ..definitions.gold import reference
@@ -62,6 +64,39 @@ class Votes:
     def key_group(self) -> IntArray:
         """Per key, its group."""
         return np.arange(self.n_keys, dtype=np.int64) // max(self.n_raters, 1)
+
+    @cached_property
+    def incidence(self) -> Any:
+        """The sparse (n_items, keys * K) matrix with a 1 at (item, key * K + label) for each
+        annotation: one product with it sums per-(key, label) quantities over each item's
+        annotations (E-step), its transpose sums per-item ones over each (key, label)'s
+        annotations (M-step)."""
+        k = self.n_categories
+        ones = np.ones(len(self.item), dtype=np.float64)
+        return sp.csr_matrix(
+            (ones, (self.item, self.key * k + self.code)), shape=(self.n_items, self.n_keys * k)
+        )
+
+    @cached_property
+    def counted(self) -> BoolArray:
+        """The items with votes or a known label (the others have no posterior)."""
+        out: BoolArray = (np.bincount(self.item, minlength=self.n_items) > 0) | (self.gold >= 0)
+        return out
+
+    @cached_property
+    def per_label(self) -> FloatArray:
+        """(keys, K): how many times each annotator gave each label."""
+        k = self.n_categories
+        flat = np.bincount(self.key * k + self.code, minlength=self.n_keys * k)
+        out: FloatArray = flat.reshape(self.n_keys, k).astype(np.float64)
+        return out
+
+    def sums(self, posterior: FloatArray) -> FloatArray:
+        """``M[key, l, k]``: the sum of ``T_ik`` over the key's annotations with label ``l``
+        (keys, K, K), from one sparse product."""
+        k = self.n_categories
+        out: FloatArray = np.asarray(self.incidence.T @ posterior).reshape(self.n_keys, k, k)
+        return out
 
     def counts(self) -> FloatArray:
         """``n_ik``: the votes of item ``i`` for category ``k``, (n_items, K)."""
