@@ -28,7 +28,7 @@ from .definitions.keys import key_index, keys_of
 __all__ = ["per_rater"]
 
 
-def per_rater(data: RatingData, coefficient: str = "alpha", **options: Any) -> pd.DataFrame:
+def per_rater(data: RatingData, coefficient: str = "alpha", **arguments: Any) -> pd.DataFrame:
     """Each annotator's part of the agreement: who helps it and who lowers it.
 
     Parameters
@@ -36,7 +36,7 @@ def per_rater(data: RatingData, coefficient: str = "alpha", **options: Any) -> p
     coefficient : str
         The registry coefficient recomputed without each annotator (``"alpha"``,
         ``"fleiss"``, ``"gwet"``, ``"conger"``, ...).
-    **options
+    **arguments
         The coefficient's own arguments (``level="ordinal"`` for alpha, ``weights=`` for
         the kappas); no inference options.
 
@@ -74,6 +74,7 @@ def per_rater(data: RatingData, coefficient: str = "alpha", **options: Any) -> p
     data = data.rows
     enc = data.require_raters("per_rater")
     definition = get(coefficient)
+    options = dict(arguments)
     assert enc.rater is not None
     key, key_group = keys_of(data)
     n_keys = len(key_group)

@@ -283,8 +283,8 @@ class Ratings:
         )
 
     @_doc(_per_rater.per_rater, inference=False)
-    def per_rater(self, coefficient: str = "alpha", **options: Any) -> pd.DataFrame:
-        return _per_rater.per_rater(self._data, coefficient, **options)
+    def per_rater(self, coefficient: str = "alpha", **arguments: Any) -> pd.DataFrame:
+        return _per_rater.per_rater(self._data, coefficient, **arguments)
 
     # ------------------------------------------------------------------ breakdowns
 

@@ -58,7 +58,7 @@ TABLES: dict[str, Table] = {
         ),
         Table("pairwise", breakdowns.pairwise, "raters x raters: a coefficient per pair", True),
         Table("per_category", breakdowns.per_category, "per category: kappa, specific agreement"),
-        Table("items", breakdowns.items, "per item: ratings and agreement"),
+        Table("items", breakdowns.items, "per item: ratings, agreement and entropy"),
         Table("spa_items", spa.spa_items, "per item: SPA's labels, agreement and weight"),
         Table(
             "against",
