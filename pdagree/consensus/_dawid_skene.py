@@ -30,13 +30,10 @@ __all__ = ["DawidSkene", "priors"]
 
 def priors(v: Votes, posterior: FloatArray) -> FloatArray:
     """``p_gk``: the mean posterior over the group's items that have votes or a known label."""
-    k = v.n_categories
-    weights = np.where(v.counted[:, None], posterior, 0.0)
-    key = (v.group[:, None] * k + np.arange(k)).ravel()
-    total = np.bincount(key, weights=weights.ravel(), minlength=v.n_groups * k)
-    n = np.bincount(v.group, weights=v.counted.astype(np.float64), minlength=v.n_groups)
+    total = np.asarray(v.group_sums @ posterior)
+    n = total.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
-        out: FloatArray = total.reshape(v.n_groups, k) / n[:, None]
+        out: FloatArray = total / n
     return out
 
 

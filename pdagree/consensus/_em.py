@@ -76,10 +76,14 @@ def posterior(
         key = (v.item[:, None] * k + np.arange(k)).ravel()
         flat = np.bincount(key, weights=contribution.ravel(), minlength=v.n_items * k)
         summed = flat.reshape(v.n_items, k)
-    joint = log_prior[v.group] + summed
+    joint = summed
+    joint += log_prior[v.group] if v.n_groups > 1 else log_prior
     top = joint.max(axis=1, keepdims=True)
-    log_total = top[:, 0] + np.log(np.exp(joint - top).sum(axis=1))
-    post = np.exp(joint - log_total[:, None])
+    post = joint - top
+    np.exp(post, out=post)
+    scale = post.sum(axis=1, keepdims=True)
+    post /= scale
+    log_total = top[:, 0] + np.log(scale[:, 0])
     known = v.gold >= 0
     if known.any():  # semi-supervised: the known label is certain
         rows = np.flatnonzero(known)

@@ -84,6 +84,13 @@ class Votes:
         return out
 
     @cached_property
+    def group_sums(self) -> Any:
+        """The sparse (groups, n_items) matrix that sums the counted items of each group."""
+        rows = np.flatnonzero(self.counted)
+        ones = np.ones(len(rows), dtype=np.float64)
+        return sp.csr_matrix((ones, (self.group[rows], rows)), shape=(self.n_groups, self.n_items))
+
+    @cached_property
     def per_label(self) -> FloatArray:
         """(keys, K): how many times each annotator gave each label."""
         k = self.n_categories
