@@ -302,3 +302,26 @@ def test_the_same_labels_as_crowd_kit_where_the_posterior_is_clear() -> None:
             clear = ours.to_frame()["margin"] > 0.1
             agree = (ours.labels[clear] == want.reindex(ours.labels.index)[clear]).mean()
             assert agree >= 0.99, (ours_name, shape, agree)
+
+
+def test_labels_keep_a_declared_scale_and_the_labels_own_values() -> None:
+    scale = ["low", "mid", "high"]
+    df = pd.DataFrame(
+        {
+            c: pd.Categorical(v, categories=scale, ordered=True)
+            for c, v in {
+                "a": ["low", "mid", "low"],
+                "b": ["low", "mid", "mid"],
+                "c": ["low", "low", "mid"],
+            }.items()
+        }
+    )
+    for method in ("majority", "dawid_skene"):
+        labels = df.agree.consensus(method, ties="nan").labels
+        assert isinstance(labels.dtype, pd.CategoricalDtype)
+        assert list(labels.cat.categories) == scale and labels.cat.ordered
+        assert labels.tolist()[:2] == ["low", "mid"]
+    numbers = pd.DataFrame({"a": [1, 2, 1], "b": [1, 2, 2], "c": [1, 1, 2]})
+    assert numbers.agree.consensus().labels.dtype == np.int64
+    text = numbers.astype(str)
+    assert text.agree.consensus().labels.tolist() == ["1", "2", "2"]

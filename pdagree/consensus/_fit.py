@@ -91,7 +91,15 @@ def fit(
     Consensus
         ``labels``, ``probabilities``, ``quality``, ``confusion``, ``priors``,
         ``log_likelihood``, ``n_iterations``, ``converged``, ``method``, and
-        ``to_frame()``. With ``by=``, each group is fitted on its own.
+        ``to_frame()``. With ``by=``, each group is fitted on its own. ``labels`` are a
+        Categorical of the declared scale when the categories were declared
+        (``categories=``, a Categorical column), the labels' own values otherwise.
+
+    Notes
+    -----
+    The models read each annotator's primary label; secondary labels (``rank=``) are not
+    votes. Items nobody rated have no label (and nan probabilities); an item with one
+    rating gets the model's posterior given that rating.
 
     Examples
     --------
@@ -137,8 +145,12 @@ def _label(
     enc = data.enc
     cats = enc.categories
     items = data.item_index()
-    labels = pd.Series(cats.take(np.maximum(chosen, 0)), index=items, name="label")
-    labels = labels.infer_objects() if (chosen >= 0).all() else labels.where(chosen >= 0)
+    if enc.declared:  # a declared scale (categories=, a Categorical) stays one
+        scale = pd.Categorical.from_codes(chosen, categories=cats, ordered=enc.ordered)
+        labels = pd.Series(scale, index=items, name="label")
+    else:
+        labels = pd.Series(cats.take(np.maximum(chosen, 0)), index=items, name="label")
+        labels = labels.infer_objects() if (chosen >= 0).all() else labels.where(chosen >= 0)
     n_per_key = np.bincount(v.key, minlength=v.n_keys)
     keys = np.flatnonzero(n_per_key > 0)
     annotators = key_index(data, keys)
