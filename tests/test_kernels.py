@@ -685,6 +685,9 @@ def test_delta2_elementwise(factory: Callable[[], alpha.Delta2]) -> None:
 # Every public kernel and the test above that checks it batch against loop (or why it has
 # no batch axis).
 COVERED: dict[str, str] = {
+    "leave_one_out.nominal_alpha_without": "test_leave_one_out_batch_equals_loop",
+    "leave_one_out.observed_share": "test_leave_one_out_batch_equals_loop",
+    "leave_one_out.vs_rest": "test_leave_one_out_batch_equals_loop",
     "_segment.segment_sum": "test_segment_sum",
     "_typing.as_float": "test_as_float_keeps_shape",
     "sparse.category_entries": "test_sparse_kernels_equal_dense",
@@ -927,6 +930,45 @@ def test_multilabel_kernels(data: Data) -> None:
     assert sorted(zip(u.tolist(), v.tolist(), strict=True)) == want
     # Polynomials in p, evaluated.
     close(ml.evaluate(np.array([[1.0], [2.0], [3.0]]), ps), (1 + 2 * ps + 3 * ps**2)[:, None])
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_leave_one_out_batch_equals_loop(seed: int) -> None:
+    """Per (group, rater) key, every group at once equals each group alone, and alpha
+    without a rater equals alpha recounted on the other raters' annotations."""
+    from pdagree._kernels import leave_one_out as lo
+
+    data = make(seed)
+    r = data.n_raters
+    key = data.group[data.item] * r + data.rater
+    key_group = np.arange(data.n_groups * r) // r
+    full, without = lo.nominal_alpha_without(
+        data.nik, data.item, key, data.code, data.group, key_group, data.n_groups
+    )
+    observed = lo.observed_share(data.nik, data.item, key, data.code, data.n_groups * r)
+    kappa, compared = lo.vs_rest(data.nik, data.item, key, data.code, data.n_groups * r)
+    for g in range(data.n_groups):
+        one = data.alone(g)
+        keys = np.arange(r)
+        f1, w1 = lo.nominal_alpha_without(
+            one.nik, one.item, one.rater, one.code, one.group, np.zeros(r, np.int64), 1
+        )
+        close(full[g], f1[0])
+        close(without[g * r + keys], w1)
+        close(observed[g * r + keys], lo.observed_share(one.nik, one.item, one.rater, one.code, r))
+        k1, c1 = lo.vs_rest(one.nik, one.item, one.rater, one.code, r)
+        close(kappa[g * r + keys], k1)
+        close(compared[g * r + keys], c1)
+        # Without rater j: nominal alpha of the other raters' annotations, recounted.
+        for j in range(r):
+            keep = one.rater != j
+            rest = Data(
+                one.group, one.item[keep], one.rater[keep], one.code[keep], one.n_items, r, 1
+            )
+            f_rest, _ = lo.nominal_alpha_without(
+                rest.nik, rest.item, rest.rater, rest.code, rest.group, np.zeros(r, np.int64), 1
+            )
+            close(w1[j], f_rest[0])
 
 
 def test_as_float_keeps_shape() -> None:
