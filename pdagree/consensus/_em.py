@@ -18,6 +18,7 @@ import numpy as np
 
 from .._typing import BoolArray, FloatArray, IntArray
 from ._majority import shares
+from ._rows import row_max, row_sum
 from ._votes import Votes
 
 __all__ = ["FLOOR", "Fit", "Model", "Params", "posterior", "run"]
@@ -78,12 +79,12 @@ def posterior(
         summed = flat.reshape(v.n_items, k)
     joint = summed
     joint += log_prior[v.group] if v.n_groups > 1 else log_prior
-    top = joint.max(axis=1, keepdims=True)
-    post = joint - top
+    top = row_max(joint)
+    post = joint - top[:, None]
     np.exp(post, out=post)
-    scale = post.sum(axis=1, keepdims=True)
-    post /= scale
-    log_total = top[:, 0] + np.log(scale[:, 0])
+    scale = row_sum(post)
+    post /= scale[:, None]
+    log_total = top + np.log(scale)
     known = v.gold >= 0
     if known.any():  # semi-supervised: the known label is certain
         rows = np.flatnonzero(known)

@@ -12,6 +12,7 @@ from typing import Literal
 import numpy as np
 
 from .._typing import FloatArray, IntArray
+from ._rows import row_max, row_sum
 from ._votes import Votes
 
 __all__ = ["TIES", "Ties", "choose", "shares"]
@@ -24,7 +25,7 @@ def shares(v: Votes) -> FloatArray:
     """Each item's vote shares over the categories (nan for an item without votes); known
     labels (``gold``) are certain."""
     counts = v.counts()
-    total = counts.sum(axis=1)
+    total = row_sum(counts)
     with np.errstate(invalid="ignore", divide="ignore"):
         out: FloatArray = counts / total[:, None]
     known = v.gold >= 0
@@ -37,7 +38,7 @@ def choose(probabilities: FloatArray, ties: Ties, gen: np.random.Generator) -> I
     """Per item the code of its most probable category (-1: none, for an item without
     probabilities or, with ``ties="nan"``, a tie)."""
     p = np.nan_to_num(probabilities, nan=-1.0)
-    best = p.max(axis=1, keepdims=True)
+    best = row_max(p)[:, None]
     tied = (p == best) & (best >= 0)
     if ties == "random":
         # A uniform draw per item and category: the largest among the tied is uniform.
@@ -46,5 +47,5 @@ def choose(probabilities: FloatArray, ties: Ties, gen: np.random.Generator) -> I
     else:
         choice = tied.argmax(axis=1)
         if ties == "nan":
-            choice = np.where(tied.sum(axis=1) > 1, -1, choice)
+            choice = np.where(row_sum(tied.astype(np.float64)) > 1, -1, choice)
     return np.where(best[:, 0] >= 0, choice, -1).astype(np.int64)
