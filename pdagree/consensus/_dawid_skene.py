@@ -30,7 +30,10 @@ __all__ = ["DawidSkene", "priors"]
 
 def priors(v: Votes, posterior: FloatArray) -> FloatArray:
     """``p_gk``: the mean posterior over the group's items that have votes or a known label."""
-    total = np.asarray(v.group_sums @ posterior)
+    if v.n_groups == 1:  # a dense product: no sparse matrix to build
+        total = (v.counted.astype(np.float64) @ posterior)[None, :]
+    else:
+        total = np.asarray(v.group_sums @ posterior)
     n = total.sum(axis=1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         out: FloatArray = total / n

@@ -149,8 +149,10 @@ def _label(
         scale = pd.Categorical.from_codes(chosen, categories=cats, ordered=enc.ordered)
         labels = pd.Series(scale, index=items, name="label")
     else:
-        labels = pd.Series(cats.take(np.maximum(chosen, 0)), index=items, name="label")
-        labels = labels.infer_objects() if (chosen >= 0).all() else labels.where(chosen >= 0)
+        values = cats.infer_objects().take(np.maximum(chosen, 0))  # numbers stay numbers
+        labels = pd.Series(values, index=items, name="label")
+        if not (chosen >= 0).all():
+            labels = labels.where(chosen >= 0)
     n_per_key = np.bincount(v.key, minlength=v.n_keys)
     keys = np.flatnonzero(n_per_key > 0)
     annotators = key_index(data, keys)
