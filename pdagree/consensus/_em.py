@@ -113,16 +113,28 @@ def start_posterior(v: Votes) -> FloatArray:
 
 
 def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
-    """Fit ``model`` by EM, every group on its own."""
+    """Fit ``model`` by EM, every group on its own.
+
+    Each step is an E-step (posteriors and objective of the current parameters) then, for the
+    groups still active, an M-step; a group stops when its objective gained less than ``tol``
+    per annotation since its previous E-step, so its posteriors are those of the parameters
+    returned. ``n_iterations`` counts the M-steps; a group still active after
+    ``max_iterations`` of them has not converged."""
     params = model.start(v)
     per_group = np.maximum(np.bincount(v.group[v.item], minlength=v.n_groups), 1.0)
     previous = np.full(v.n_groups, -np.inf)
     active = np.ones(v.n_groups, dtype=bool)
     converged = np.zeros(v.n_groups, dtype=bool)
     n_iterations = np.zeros(v.n_groups, dtype=np.int64)
-    for _ in range(max_iterations):
+    for step in range(max_iterations + 1):
         post, log_likelihood = posterior(v, *model.log_label(v, params))
         objective = log_likelihood + model.log_prior(v, params)
+        with np.errstate(invalid="ignore"):
+            done = active & ((objective - previous) < tol * per_group)
+        converged |= done
+        active &= ~done
+        if step == max_iterations or not active.any():
+            break
         new = model.m_step(v, post, params)
         params = {
             name: np.where(
@@ -133,13 +145,5 @@ def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
             for name, value in new.items()
         }
         n_iterations += active
-        with np.errstate(invalid="ignore"):
-            done = active & ((objective - previous) < tol * per_group)
-        converged |= done
-        active &= ~done
         previous = np.where(active, objective, previous)
-        if not active.any():
-            break
-    # The posteriors and log-likelihood of the parameters returned (one more E-step).
-    post, log_likelihood = posterior(v, *model.log_label(v, params))
     return Fit(post, params, log_likelihood, n_iterations, converged)
