@@ -89,27 +89,24 @@ def per_rater(data: RatingData, coefficient: str = "alpha", **arguments: Any) ->
         and enc.secondary is None
         and bool(np.all(enc.weight == 1.0))
     )
-    if fast:
-        _, without = KL.nominal_alpha_without(
-            data.nik, enc.item, key, enc.code, enc.group, key_group, enc.n_groups
-        )
-    else:
-        without = _recomputed(data, coefficient, options)
+    parts = KL.annotator_parts(
+        data.nik, enc.item, key, enc.code, enc.group, key_group, enc.n_groups
+    )
+    without = parts.without if fast else _recomputed(data, coefficient, options)
     full = np.asarray(full_parts.value, dtype=np.float64)
     n_ratings = n_per_key.astype(np.float64)
     if enc.secondary is not None:
         n_ratings += np.bincount(key, weights=enc.secondary >= 0, minlength=n_keys)
-    kappa, compared = KL.vs_rest(data.nik, enc.item, key, enc.code, n_keys)
     keys = np.flatnonzero(n_per_key > 0)
     frame = pd.DataFrame(
         {
             "n_items": n_per_key[keys],
             "n_ratings": n_ratings[keys].astype(np.int64),
-            "observed": KL.observed_share(data.nik, enc.item, key, enc.code, n_keys)[keys],
+            "observed": parts.observed[keys],
             "without": without[keys],
             "delta": (full[key_group] - without)[keys],
-            "vs_rest": kappa[keys],
-            "n_vs_rest": compared[keys].astype(np.int64),
+            "vs_rest": parts.vs_rest[keys],
+            "n_vs_rest": parts.n_vs_rest[keys].astype(np.int64),
         },
         index=key_index(data, keys),
     )

@@ -685,9 +685,11 @@ def test_delta2_elementwise(factory: Callable[[], alpha.Delta2]) -> None:
 # Every public kernel and the test above that checks it batch against loop (or why it has
 # no batch axis).
 COVERED: dict[str, str] = {
-    "leave_one_out.nominal_alpha_without": "test_leave_one_out_batch_equals_loop",
-    "leave_one_out.observed_share": "test_leave_one_out_batch_equals_loop",
-    "leave_one_out.vs_rest": "test_leave_one_out_batch_equals_loop",
+    "leave_one_out.annotator_parts": "test_leave_one_out_batch_equals_loop",
+    "rows.row_max": "test_row_reductions_equal_numpy_s",
+    "rows.row_sum": "test_row_reductions_equal_numpy_s",
+    "rows.first_true": "test_row_reductions_equal_numpy_s",
+    "leave_one_out.others_plurality": "test_leave_one_out_batch_equals_loop",
     "_segment.segment_sum": "test_segment_sum",
     "_typing.as_float": "test_as_float_keeps_shape",
     "sparse.category_entries": "test_sparse_kernels_equal_dense",
@@ -934,41 +936,62 @@ def test_multilabel_kernels(data: Data) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_leave_one_out_batch_equals_loop(seed: int) -> None:
-    """Per (group, rater) key, every group at once equals each group alone, and alpha
-    without a rater equals alpha recounted on the other raters' annotations."""
+    """Per (group, rater) key, every group at once equals each group alone; alpha without a
+    rater equals alpha recounted on the other raters' annotations; the others' plurality of
+    each cell is the brute-force one."""
     from pdagree._kernels import leave_one_out as lo
 
     data = make(seed)
     r = data.n_raters
     key = data.group[data.item] * r + data.rater
     key_group = np.arange(data.n_groups * r) // r
-    full, without = lo.nominal_alpha_without(
+    every = lo.annotator_parts(
         data.nik, data.item, key, data.code, data.group, key_group, data.n_groups
     )
-    observed = lo.observed_share(data.nik, data.item, key, data.code, data.n_groups * r)
-    kappa, compared = lo.vs_rest(data.nik, data.item, key, data.code, data.n_groups * r)
+    lone = np.zeros(r, np.int64)
     for g in range(data.n_groups):
         one = data.alone(g)
-        keys = np.arange(r)
-        f1, w1 = lo.nominal_alpha_without(
-            one.nik, one.item, one.rater, one.code, one.group, np.zeros(r, np.int64), 1
-        )
-        close(full[g], f1[0])
-        close(without[g * r + keys], w1)
-        close(observed[g * r + keys], lo.observed_share(one.nik, one.item, one.rater, one.code, r))
-        k1, c1 = lo.vs_rest(one.nik, one.item, one.rater, one.code, r)
-        close(kappa[g * r + keys], k1)
-        close(compared[g * r + keys], c1)
-        # Without rater j: nominal alpha of the other raters' annotations, recounted.
+        keys = g * r + np.arange(r)
+        alone = lo.annotator_parts(one.nik, one.item, one.rater, one.code, one.group, lone, 1)
+        close(every.alpha[g], alone.alpha[0])
+        for field in ("without", "observed", "vs_rest", "n_vs_rest"):
+            close(getattr(every, field)[keys], getattr(alone, field))
         for j in range(r):
             keep = one.rater != j
             rest = Data(
                 one.group, one.item[keep], one.rater[keep], one.code[keep], one.n_items, r, 1
             )
-            f_rest, _ = lo.nominal_alpha_without(
-                rest.nik, rest.item, rest.rater, rest.code, rest.group, np.zeros(r, np.int64), 1
+            recount = lo.annotator_parts(
+                rest.nik, rest.item, rest.rater, rest.code, rest.group, lone, 1
             )
-            close(w1[j], f_rest[0])
+            close(alone.without[j], recount.alpha[0])
+    nik = data.nik
+    plurality = lo.others_plurality(nik).reshape(nik.shape)
+    for i in range(data.n_items):
+        for label in range(N_CATEGORIES):
+            others = nik[i].copy()
+            others[label] -= 1
+            best = np.flatnonzero(others == others.max())
+            want = best[0] if others.max() > 0 and len(best) == 1 else -1
+            if nik[i, label] >= 1:  # cells that hold a value
+                assert plurality[i, label] == want, (i, label)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_row_reductions_equal_numpy_s(seed: int) -> None:
+    from pdagree._kernels import rows
+
+    rng = np.random.default_rng(seed)
+    for k in (1, 2, 5):
+        a = rng.integers(0, 4, (50, k)).astype(np.float64)
+        np.testing.assert_array_equal(rows.row_max(a), a.max(axis=1))
+        close(rows.row_sum(a), a.sum(axis=1))
+        mask = a == a.max(axis=1, keepdims=True)
+        mask[::7] = False  # rows with no True: 0, as argmax
+        np.testing.assert_array_equal(rows.first_true(mask), mask.argmax(axis=1))
+        # A batch of rows is each row alone.
+        for i in (0, 13, 49):
+            assert rows.row_max(a[i : i + 1])[0] == a[i].max()
 
 
 def test_as_float_keeps_shape() -> None:

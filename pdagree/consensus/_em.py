@@ -16,9 +16,9 @@ from typing import Protocol
 
 import numpy as np
 
+from .._kernels.rows import row_max, row_sum
 from .._typing import BoolArray, FloatArray, IntArray
 from ._majority import shares
-from ._rows import row_max, row_sum
 from ._votes import Votes
 
 __all__ = ["FLOOR", "Fit", "Model", "Params", "posterior", "run"]

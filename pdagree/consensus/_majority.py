@@ -11,8 +11,8 @@ from typing import Literal
 
 import numpy as np
 
+from .._kernels.rows import row_max, row_sum
 from .._typing import FloatArray, IntArray
-from ._rows import row_max, row_sum
 from ._votes import Votes
 
 __all__ = ["TIES", "Ties", "choose", "shares"]
