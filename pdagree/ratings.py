@@ -13,6 +13,7 @@ from typing import Any, Literal, TypeVar, Unpack
 import pandas as pd
 
 from . import consensus as _consensus
+from . import icc as _icc
 from . import irt as _irt
 from . import per_rater as _per_rater
 from ._encode import Encoded, Layout, encode
@@ -281,6 +282,31 @@ class Ratings:
             max_iterations=max_iterations,
             tol=tol,
         )
+
+    @_doc(_icc.icc, inference=False)
+    def icc(
+        self,
+        form: str = "A,1",
+        *,
+        missing: Literal["auto", "omit"] = "auto",
+        confidence_level: float | None = None,
+    ) -> Any:
+        return _icc.icc(self._data, form, missing=missing, confidence_level=confidence_level)
+
+    @_doc(_icc.icc_table, inference=False)
+    def icc_table(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        missing: Literal["auto", "omit"] = "auto",
+        test: Literal["F", "mcgraw_wong"] = "F",
+        rho0: float = 0.0,
+    ) -> pd.DataFrame:
+        return _icc.icc_table(self._data, confidence_level, missing=missing, test=test, rho0=rho0)
+
+    @_doc(_icc.kendall_w, inference=False)
+    def kendall_w(self, *, correct_ties: bool = True) -> Any:
+        return _icc.kendall_w(self._data, correct_ties=correct_ties)
 
     @_doc(_per_rater.per_rater, inference=False)
     def per_rater(self, coefficient: str = "alpha", **arguments: Any) -> pd.DataFrame:

@@ -1,0 +1,353 @@
+"""``Ratings.icc``, ``icc_table`` and ``kendall_w``: check the input, build the two-way
+layout, label the result."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from .._labels import _fmt
+from .._typing import BoolArray, FloatArray
+from .._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
+from ..definitions import RatingData
+from ._anova import MeanSquares, mean_squares
+from ._forms import FORMS, SHROUT_FLEISS, form_name, interval, test, value
+from ._kendall import kendall_sums
+from ._result import ICC, KendallW
+
+__all__ = ["icc", "icc_table", "kendall_w"]
+
+Missing = Literal["auto", "omit"]
+
+
+def _numbers(data: RatingData, method: str) -> FloatArray:
+    """Each rating as its number; a clear error for text labels."""
+    enc = data.require_raters(method)
+    values = enc.values
+    if values is None:
+        raise ValueError(
+            f"`{method}()` needs numeric ratings; the labels are text, e.g. "
+            f"{_fmt(list(enc.categories[:3]))}. Map them to numbers first (for an ordered "
+            "scale, `df.replace({'low': 1, 'mid': 2, 'high': 3})`)."
+        )
+    if enc.secondary is not None:
+        raise ValueError(
+            f"`{method}()` reads one number per item and rater, not secondary labels."
+        )
+    return np.asarray(values, dtype=np.float64)[enc.code]
+
+
+def _complete(data: RatingData, missing: object, method: str) -> tuple[BoolArray, int, str]:
+    """The items of a complete layout (rated once by every rater of their group), how many
+    were dropped, and how the layout was made."""
+    if missing not in ("auto", "omit"):
+        raise ValueError(f"`missing` must be 'auto' or 'omit'; got {missing!r}.")
+    enc = data.enc
+    assert enc.rater is not None
+    per_item = np.bincount(enc.item, minlength=enc.n_items)
+    key = enc.group[enc.item] * enc.n_raters + enc.rater
+    raters = np.bincount(key, minlength=enc.n_groups * enc.n_raters).reshape(enc.n_groups, -1)
+    k = (raters > 0).sum(axis=1)
+    keep = (per_item == k[enc.group]) & (per_item > 0)
+    rated = per_item > 0
+    dropped = int((rated & ~keep).sum())
+    if dropped and missing == "auto":
+        raise ValueError(
+            f"`{method}()`: {dropped} of {int(rated.sum())} items lack a rating from some rater. "
+            "`missing='omit'` drops them (as pingouin's nan_policy='omit' and irr do); "
+            "the variance-component (REML) estimate for incomplete designs is not available "
+            "yet."
+        )
+    return keep, dropped, "omit" if dropped else "complete"
+
+
+def _layout(data: RatingData, missing: object, method: str) -> tuple[MeanSquares, int, str]:
+    data = data.rows
+    x = _numbers(data, method)
+    keep, dropped, how = _complete(data, missing, method)
+    enc = data.enc
+    assert enc.rater is not None
+    ms = mean_squares(
+        x, enc.item, enc.rater, enc.group, enc.n_items, enc.n_raters, enc.n_groups, keep
+    )
+    if dropped:
+        warn(
+            f"`{method}()` dropped {dropped} items that lack a rating from some rater "
+            "(missing='omit').",
+            PdagreeWarning,
+        )
+    return ms, dropped, how
+
+
+def _warn_undefined(values: FloatArray, method: str, groups: pd.Index | None) -> None:
+    bad = ~np.isfinite(values)
+    if bad.any():
+        where = "" if groups is None else f" in groups {_fmt(list(groups[bad]))}"
+        warn(
+            f"`{method}()` is undefined{where}: fewer than two items or raters, or ratings "
+            "that do not vary.",
+            UndefinedStatisticWarning,
+        )
+
+
+def icc(
+    data: RatingData,
+    form: str = "A,1",
+    *,
+    missing: Missing = "auto",
+    confidence_level: float | None = None,
+) -> Any:
+    """The intraclass correlation of numeric ratings, in one form.
+
+    Parameters
+    ----------
+    form : str
+        McGraw & Wong's (1996) name: ``"1,1"``, ``"A,1"`` (the default), ``"C,1"``,
+        ``"1,k"``, ``"A,k"``, ``"C,k"``; Shrout & Fleiss's (1979) ``"ICC1"``, ``"ICC2"``,
+        ``"ICC3"``, ``"ICC1k"``, ``"ICC2k"``, ``"ICC3k"`` are the same forms. ``1``: one-way
+        random effects (each item rated by its own raters); ``A``: two-way, absolute
+        agreement; ``C``: two-way, consistency; ``,1``: one rater's rating; ``,k``: the mean
+        of the ``k`` raters. :mod:`pdagree.icc._forms` gives each formula.
+    missing : {"auto", "omit"}
+        ``"auto"``: the two-way ANOVA of a complete layout (every item rated by every rater
+        of its group); an incomplete one is refused for now. ``"omit"``: incomplete items are
+        dropped first (with a warning that counts them), as pingouin and irr do.
+    confidence_level : float, optional
+        With ``by=``, adds ``low`` and ``high``; without, use
+        ``result.confidence_interval(level)``.
+
+    Returns
+    -------
+    ICC or DataFrame
+        A float with ``F``, ``df1``, ``df2``, the mean squares, ``form``, ``shrout_fleiss``;
+        ``confidence_interval()`` and ``p_value()`` from the F distribution. With ``by=``,
+        one row per group.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdagree
+    >>> scores = pd.DataFrame(  # Shrout & Fleiss (1979), Table 2: 6 targets, 4 judges
+    ...     [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]],
+    ...     columns=["j1", "j2", "j3", "j4"],
+    ... )
+    >>> result = scores.agree.icc("ICC2")
+    >>> round(float(result), 2), round(result.F, 1), result.df2
+    (0.29, 11.0, 15.0)
+    """
+    name = form_name(form)
+    ms, dropped, how = _layout(data, missing, "icc")
+    values = value(ms, name)
+    f = test(ms, name)
+    groups = data.enc.groups
+    _warn_undefined(values, "icc", groups)
+    columns = {
+        "value": values,
+        "F": f["F"] * np.ones_like(values),
+        "df1": f["df1"] * np.ones_like(values),
+        "df2": f["df2"] * np.ones_like(values),
+        "p_value": f["p_value"] * np.ones_like(values),
+        "n_items": ms.n,
+        "n_raters": ms.k,
+        "ms_rows": ms.ms_rows,
+        "ms_columns": ms.ms_columns,
+        "ms_error": ms.ms_error,
+        "ms_within": ms.ms_within,
+    }
+    if groups is not None:
+        frame = pd.DataFrame(columns, index=groups)
+        frame.insert(0, "form", name)
+        if confidence_level is not None:
+            low, high = interval(ms, name, confidence_level)
+            frame["low"], frame["high"] = low, high
+        return frame
+    enc = data.enc
+    return ICC(
+        float(values[0]),
+        name=f"icc[{name}]",
+        observed=np.nan,
+        expected=np.nan,
+        n_items=int(ms.n[0]),
+        n_raters=int(ms.k[0]),
+        n_categories=enc.n_categories,
+        categories=tuple(enc.categories),
+        form=name,
+        shrout_fleiss=SHROUT_FLEISS[name],
+        F=float(columns["F"][0]),
+        df1=float(columns["df1"][0]),
+        df2=float(columns["df2"][0]),
+        p_value_F=float(columns["p_value"][0]),
+        ms_rows=float(ms.ms_rows[0]),
+        ms_columns=float(ms.ms_columns[0]),
+        ms_error=float(ms.ms_error[0]),
+        ms_within=float(ms.ms_within[0]),
+        missing=how,
+        n_dropped=dropped,
+    )
+
+
+def icc_table(
+    data: RatingData,
+    confidence_level: float = 0.95,
+    *,
+    missing: Missing = "auto",
+    test: Literal["F", "mcgraw_wong"] = "F",
+    rho0: float = 0.0,
+) -> pd.DataFrame:
+    """The six intraclass correlations with their tests and intervals.
+
+    Parameters
+    ----------
+    confidence_level : float
+        The level of ``low`` and ``high`` (psych's and pingouin's intervals).
+    missing : {"auto", "omit"}
+        As :meth:`icc`.
+    test : {"F", "mcgraw_wong"}
+        ``"F"``: Shrout & Fleiss's F tests of ``ICC = 0`` (psych, pingouin).
+        ``"mcgraw_wong"``: McGraw & Wong's tests of ``ICC = rho0`` (irr), with
+        Satterthwaite's degrees of freedom for the absolute-agreement forms.
+    rho0 : float
+        The null value of ``test="mcgraw_wong"``, in [0, 1).
+
+    Returns
+    -------
+    DataFrame
+        One row per form (with ``by=``: per group and form): ``value``, ``F``, ``df1``,
+        ``df2``, ``p_value``, ``low``, ``high``, ``shrout_fleiss``; the mean squares in
+        ``attrs["mean_squares"]`` (a frame by group with ``by=``), and ``attrs["missing"]``.
+    """
+    if test not in ("F", "mcgraw_wong"):
+        raise ValueError(f"`test` must be 'F' or 'mcgraw_wong'; got {test!r}.")
+    if not (isinstance(rho0, (int, float)) and 0.0 <= rho0 < 1.0):
+        raise ValueError(f"`rho0` must be a number in [0, 1); got {rho0!r}.")
+    if test == "F" and rho0 != 0.0:
+        raise ValueError("`rho0` applies to test='mcgraw_wong'; the F tests are of ICC = 0.")
+    if not (isinstance(confidence_level, float) and 0.0 < confidence_level < 1.0):
+        raise ValueError(f"`confidence_level` must be between 0 and 1; got {confidence_level!r}.")
+    ms, dropped, how = _layout(data, missing, "icc_table")
+    groups = data.enc.groups
+    parts = []
+    for name in FORMS:  # six forms, each vectorised over the groups
+        values = value(ms, name)
+        t = _test(ms, name, rho0)
+        low, high = interval(ms, name, confidence_level)
+        ones = np.ones_like(values)
+        parts.append(
+            {
+                "form": np.repeat(name, len(values)),
+                "value": values,
+                "F": t["F"] * ones,
+                "df1": t["df1"] * ones,
+                "df2": t["df2"] * ones,
+                "p_value": t["p_value"] * ones,
+                "low": low * ones,
+                "high": high * ones,
+                "shrout_fleiss": np.repeat(SHROUT_FLEISS[name], len(values)),
+            }
+        )
+    frame = pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)
+    mean_sq = pd.DataFrame(
+        {
+            "ms_rows": ms.ms_rows,
+            "ms_columns": ms.ms_columns,
+            "ms_error": ms.ms_error,
+            "ms_within": ms.ms_within,
+            "n_items": ms.n,
+            "n_raters": ms.k,
+        },
+        index=groups,
+    )
+    if groups is None:
+        frame = frame.set_index("form")
+        _warn_undefined(frame["value"].to_numpy(), "icc_table", None)
+    else:
+        g = np.tile(np.arange(len(groups)), len(FORMS))
+        keys = groups.take(g)
+        index = pd.MultiIndex.from_arrays(
+            [*(keys.get_level_values(i) for i in range(keys.nlevels)), frame["form"]],
+            names=[*groups.names, "form"],
+        )
+        frame = (
+            frame.drop(columns="form")
+            .set_axis(index)
+            .sort_index(level=list(range(groups.nlevels)), sort_remaining=False)
+        )
+    frame.attrs["mean_squares"] = mean_sq if groups is not None else mean_sq.iloc[0].to_dict()
+    frame.attrs["missing"] = how
+    frame.attrs["n_dropped"] = dropped
+    frame.attrs["test"] = test if test == "F" else f"mcgraw_wong (rho0={rho0})"
+    return frame
+
+
+def _test(ms: MeanSquares, name: str, rho0: float) -> dict[str, FloatArray]:
+    return test(ms, name, rho0)
+
+
+def kendall_w(data: RatingData, *, correct_ties: bool = True) -> Any:
+    """Kendall's coefficient of concordance W of the raters' rankings of the items.
+
+    Each rater's numeric ratings are ranked over the items (mid-ranks for ties); W is 1
+    when every rater ranks the items alike and 0 when their rankings share nothing.
+    ``correct_ties``: the tie correction of Kendall & Babington Smith (1939), as
+    R irr's ``kendall(correct = TRUE)``. Items some rater did not rate are dropped, with a
+    warning. The result carries ``chi2 = m (n - 1) W`` and ``df = n - 1``; ``p_value()`` is
+    the chi-square test. With ``by=``, one row per group.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdagree
+    >>> ranks = pd.DataFrame({"a": [1, 2, 3, 4], "b": [1, 3, 2, 4], "c": [2, 1, 3, 4]})
+    >>> round(float(ranks.agree.kendall_w()), 4)
+    0.7778
+    """
+    if not isinstance(correct_ties, bool):
+        raise TypeError(f"`correct_ties` must be True or False; got {correct_ties!r}.")
+    data = data.rows
+    x = _numbers(data, "kendall_w")
+    keep, dropped, _ = _complete(data, "omit", "kendall_w")
+    if dropped:
+        warn(f"`kendall_w()` dropped {dropped} items some rater did not rate.", PdagreeWarning)
+    enc = data.enc
+    assert enc.rater is not None
+    w, chi2, df, (n, m) = kendall_sums(
+        x,
+        enc.item,
+        enc.rater,
+        enc.group,
+        enc.n_items,
+        enc.n_raters,
+        enc.n_groups,
+        keep,
+        correct_ties,
+    )
+    _warn_undefined(w, "kendall_w", enc.groups)
+    if enc.groups is not None:
+        from scipy import stats
+
+        return pd.DataFrame(
+            {
+                "value": w,
+                "chi2": chi2,
+                "df": df,
+                "p_value": stats.chi2.sf(chi2, df),
+                "n_items": n,
+                "n_raters": m,
+            },
+            index=enc.groups,
+        )
+    return KendallW(
+        float(w[0]),
+        name="kendall_w",
+        observed=np.nan,
+        expected=np.nan,
+        n_items=int(n[0]),
+        n_raters=int(m[0]),
+        n_categories=enc.n_categories,
+        categories=tuple(enc.categories),
+        chi2=float(chi2[0]),
+        df=float(df[0]),
+        n_dropped=dropped,
+    )

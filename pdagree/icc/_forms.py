@@ -1,0 +1,143 @@
+"""The six intraclass correlations, their F tests and intervals, from the mean squares.
+
+Names as McGraw & Wong (1996) and Liljequist, Elfving & Skavberg Roaldsen (2019) give them
+(pingouin >= 0.7 too), with Shrout & Fleiss's (1979) names as aliases:
+
+======  ========  ==========================================  ================================
+form    S & F     model                                       value
+======  ========  ==========================================  ================================
+1,1     ICC1      one-way random, single rater                (MSR - MSW) / (MSR + (k-1) MSW)
+A,1     ICC2      two-way, absolute agreement, single         (MSR - MSE) / (MSR + (k-1) MSE
+                                                              + k (MSC - MSE) / n)
+C,1     ICC3      two-way, consistency, single                (MSR - MSE) / (MSR + (k-1) MSE)
+1,k     ICC1k     one-way random, mean of k raters            (MSR - MSW) / MSR
+A,k     ICC2k     two-way, absolute agreement, mean of k      (MSR - MSE) / (MSR + (MSC - MSE) / n)
+C,k     ICC3k     two-way, consistency, mean of k             (MSR - MSE) / MSR
+======  ========  ==========================================  ================================
+
+``test="F"`` (Shrout & Fleiss 1979, eqs. 5-8; psych and pingouin): ``F = MSR / MSW`` on
+``(n - 1, n (k - 1))`` degrees of freedom for the one-way forms, ``F = MSR / MSE`` on
+``(n - 1, (n - 1)(k - 1))`` for the two-way ones. ``test="mcgraw_wong"`` (McGraw & Wong
+1996, Tables 7 and 8; irr): the same against ``ICC = rho0``, the one-way and consistency
+statistics scaled by ``(1 - rho0) / (1 + (k - 1) rho0)`` (single) or ``1 - rho0`` (mean), the
+agreement ones ``F = MSR / (a MSC + b MSE)`` with Satterthwaite's ``df2``.
+
+Intervals (psych >= 2.2.2, pingouin): from the F quantiles for the one-way and consistency
+forms (Shrout & Fleiss 1979, eqs. 6 and 8); for ``A,1`` Satterthwaite's ``v`` and
+McGraw & Wong's Table 7 bounds, and ``A,k`` those bounds stepped up by Spearman-Brown
+(psych's choice; irr computes ``A,k``'s bounds from Table 8's own formulas instead, which
+differ slightly).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from .._typing import FloatArray
+from ._anova import MeanSquares
+
+__all__ = ["ALIASES", "FORMS", "form_name", "interval", "statistic", "test", "value"]
+
+FORMS = ("1,1", "A,1", "C,1", "1,k", "A,k", "C,k")
+ALIASES = dict(zip(("ICC1", "ICC2", "ICC3", "ICC1k", "ICC2k", "ICC3k"), FORMS, strict=True))
+SHROUT_FLEISS = {form: alias for alias, form in ALIASES.items()}
+
+
+def form_name(form: object) -> str:
+    """The McGraw & Wong name of ``form`` (given as that name or a Shrout & Fleiss alias)."""
+    if isinstance(form, str):
+        if form in FORMS:
+            return form
+        if form in ALIASES:
+            return ALIASES[form]
+        spaced = form.replace(" ", "").upper().replace("K", "k")
+        if spaced.startswith("ICC(") and spaced.endswith(")") and spaced[4:-1] in FORMS:
+            return spaced[4:-1]
+    raise ValueError(
+        f"`form` must be one of {', '.join(map(repr, FORMS))} (McGraw & Wong) or "
+        f"{', '.join(map(repr, ALIASES))} (Shrout & Fleiss); got {form!r}."
+    )
+
+
+def value(ms: MeanSquares, form: str) -> FloatArray:
+    """The ICC ``form`` per group (nan where a denominator is 0)."""
+    n, k = ms.n, ms.k
+    msr, msc, mse, msw = ms.ms_rows, ms.ms_columns, ms.ms_error, ms.ms_within
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = {
+            "1,1": (msr - msw) / (msr + (k - 1.0) * msw),
+            "A,1": (msr - mse) / (msr + (k - 1.0) * mse + k * (msc - mse) / n),
+            "C,1": (msr - mse) / (msr + (k - 1.0) * mse),
+            "1,k": (msr - msw) / msr,
+            "A,k": (msr - mse) / (msr + (msc - mse) / n),
+            "C,k": (msr - mse) / msr,
+        }[form]
+    return np.asarray(out, dtype=np.float64)
+
+
+def statistic(ms: MeanSquares, form: str, rho0: float = 0.0) -> tuple[FloatArray, ...]:
+    """``(F, df1, df2)`` of McGraw & Wong's test of ``ICC = rho0`` (with ``rho0 = 0``,
+    Shrout & Fleiss's F test)."""
+    n, k = ms.n, ms.k
+    msr, msc, mse, msw = ms.ms_rows, ms.ms_columns, ms.ms_error, ms.ms_within
+    df1 = n - 1.0
+    single = form.endswith(",1")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scale = (1.0 - rho0) / (1.0 + (k - 1.0) * rho0) if single else 1.0 - rho0
+        if form[0] == "1":
+            return msr / msw * scale, df1, n * (k - 1.0)
+        if form[0] == "C" or rho0 == 0.0:
+            return msr / mse * scale, df1, (n - 1.0) * (k - 1.0)
+        # Absolute agreement against rho0 > 0 (McGraw & Wong 1996, Tables 7-8, cases 2A/3A).
+        if single:
+            a = k * rho0 / (n * (1.0 - rho0))
+            b = 1.0 + k * rho0 * (n - 1.0) / (n * (1.0 - rho0))
+        else:
+            a = rho0 / (n * (1.0 - rho0))
+            b = 1.0 + rho0 * (n - 1.0) / (n * (1.0 - rho0))
+        denominator = a * msc + b * mse
+        df2 = denominator**2 / (
+            (a * msc) ** 2 / (k - 1.0) + (b * mse) ** 2 / ((n - 1.0) * (k - 1.0))
+        )
+        return msr / denominator, df1, df2
+
+
+def test(ms: MeanSquares, form: str, rho0: float = 0.0) -> dict[str, FloatArray]:
+    """``F``, ``df1``, ``df2`` and the one-sided p-value ``P(F' > F)``."""
+    f, df1, df2 = statistic(ms, form, rho0)
+    return {"F": f, "df1": df1, "df2": df2, "p_value": stats.f.sf(f, df1, df2)}
+
+
+def interval(ms: MeanSquares, form: str, confidence_level: float) -> tuple[FloatArray, FloatArray]:
+    """The ``confidence_level`` interval of the ICC ``form`` per group, as psych and
+    pingouin compute it (see the module's notes)."""
+    n, k = ms.n, ms.k
+    msr, msc, mse = ms.ms_rows, ms.ms_columns, ms.ms_error
+    q = 1.0 - (1.0 - confidence_level) / 2.0
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if form[0] in "1C":
+            f, df1, df2 = statistic(ms, form)
+            f_low = f / stats.f.ppf(q, df1, df2)
+            f_high = f * stats.f.ppf(q, df2, df1)
+            if form.endswith(",1"):
+                return (f_low - 1.0) / (f_low + k - 1.0), (f_high - 1.0) / (f_high + k - 1.0)
+            return 1.0 - 1.0 / f_low, 1.0 - 1.0 / f_high
+        icc = value(ms, "A,1")
+        fj = msc / mse
+        vn = (k - 1.0) * (n - 1.0) * (k * icc * fj + n * (1.0 + (k - 1.0) * icc) - k * icc) ** 2
+        vd = (n - 1.0) * k**2 * icc**2 * fj**2 + (n * (1.0 + (k - 1.0) * icc) - k * icc) ** 2
+        v = vn / vd
+        f_upper = stats.f.ppf(q, n - 1.0, v)
+        f_lower = stats.f.ppf(q, v, n - 1.0)
+        low = n * (msr - f_upper * mse) / (f_upper * (k * msc + (k * n - k - n) * mse) + n * msr)
+        high = n * (f_lower * msr - mse) / (k * msc + (k * n - k - n) * mse + n * f_lower * msr)
+        if form == "A,k":  # Spearman-Brown, as psych
+            low, high = low * k / (1.0 + low * (k - 1.0)), high * k / (1.0 + high * (k - 1.0))
+        return np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
+
+
+def as_array(x: Any) -> FloatArray:
+    return np.asarray(x, dtype=np.float64)

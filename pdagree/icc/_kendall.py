@@ -1,0 +1,72 @@
+"""Kendall's coefficient of concordance W (Kendall & Babington Smith 1939).
+
+Each of ``m`` raters ranks the same ``n`` items (mid-ranks for ties). With ``R_i`` the sum of
+item ``i``'s ranks and ``S = sum_i (R_i - m (n + 1) / 2)^2``,
+
+    W = 12 S / (m^2 (n^3 - n) - m T),    T = sum over raters of sum over tie groups (t^3 - t),
+
+(``T = 0`` without the tie correction), and ``m (n - 1) W`` is approximately chi-square with
+``n - 1`` degrees of freedom. The tie correction is R irr's ``kendall(correct = TRUE)``.
+Ranks come from one sort of (group, rater, value) keys: no items x raters matrix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._typing import FloatArray, IntArray, as_float
+
+__all__ = ["kendall_sums"]
+
+
+def kendall_sums(
+    x: FloatArray,
+    item: IntArray,
+    rater: IntArray,
+    group: IntArray,
+    n_items: int,
+    n_raters: int,
+    n_groups: int,
+    keep: np.ndarray,
+    correct_ties: bool,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Per group: W, chi-square, its degrees of freedom, and (n, m)."""
+    rows = keep[item]
+    x, item, rater = x[rows], item[rows], rater[rows]
+    g = group[item]
+    key = g * n_raters + rater  # one ranking per (group, rater)
+    order = np.lexsort((x, key))
+    sk, sx = key[order], x[order]
+    new_run = np.empty(len(sx), dtype=bool)
+    if len(sx):
+        new_run[0] = True
+        new_run[1:] = (sk[1:] != sk[:-1]) | (sx[1:] != sx[:-1])
+    run = np.cumsum(new_run) - 1
+    starts = np.flatnonzero(new_run)
+    size = np.diff(np.append(starts, len(sx))).astype(np.float64)
+    # Position within its ranking (1-based) of each run's first value.
+    first_of_key = np.empty(len(sx), dtype=bool)
+    if len(sx):
+        first_of_key[0] = True
+        first_of_key[1:] = sk[1:] != sk[:-1]
+    key_start = np.maximum.accumulate(np.where(first_of_key, np.arange(len(sx)), 0))
+    position = np.arange(len(sx)) - key_start + 1.0
+    mid = position[starts] + (size - 1.0) / 2.0
+    ranks = np.empty(len(sx))
+    ranks[order] = mid[run]
+    n = np.bincount(group, weights=keep.astype(np.float64), minlength=n_groups)
+    m = (np.bincount(key, minlength=n_groups * n_raters).reshape(n_groups, n_raters) > 0).sum(1)
+    m = m.astype(np.float64)
+    rank_sum = np.bincount(item, weights=ranks, minlength=n_items)
+    dev = rank_sum - (m * (n + 1.0) / 2.0)[group]
+    s = np.bincount(group, weights=np.where(keep, dev * dev, 0.0), minlength=n_groups)
+    ties = np.zeros(n_groups)
+    if correct_ties:
+        t3 = size**3 - size
+        ties = as_float(
+            np.bincount(sk[starts] // max(n_raters, 1), weights=t3, minlength=n_groups)
+        )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        w = 12.0 * s / (m * m * (n**3 - n) - m * ties)
+        w = np.where((n >= 2) & (m >= 2), w, np.nan)
+    return as_float(w), as_float(m * (n - 1.0) * w), as_float(n - 1.0), np.stack([n, m])

@@ -1,0 +1,135 @@
+"""An intraclass correlation as a float, with its F test and interval."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._warnings import UndefinedStatisticWarning, warn
+from ..inference import ConfidenceInterval
+from ..results import Coefficient
+from ._anova import MeanSquares
+from ._forms import interval, test
+
+__all__ = ["ICC", "KendallW"]
+
+
+class ICC(Coefficient):
+    """One intraclass correlation: a ``float`` with the two-way layout behind it.
+
+    Attributes
+    ----------
+    form, shrout_fleiss : str
+        McGraw & Wong's name (``"A,1"``) and Shrout & Fleiss's (``"ICC2"``).
+    F, df1, df2, p_value_F : float
+        Shrout & Fleiss's F test of ``ICC = 0``.
+    ms_rows, ms_columns, ms_error, ms_within : float
+        The mean squares.
+    missing : str
+        ``"complete"`` (every item rated by every rater), or ``"omit"`` (incomplete items
+        dropped: ``n_dropped`` of them).
+
+    ``observed`` and ``expected`` are nan (an ICC is not ``(A_o - A_e) / (1 - A_e)``);
+    ``n_items`` and ``n_raters`` are the targets and judges of the layout.
+    """
+
+    form: str
+    shrout_fleiss: str
+    F: float
+    df1: float
+    df2: float
+
+    def _ms(self) -> MeanSquares:
+        d = self.__dict__
+        one = np.ones(1)
+        return MeanSquares(
+            n=one * d["n_items"],
+            k=one * d["n_raters"],
+            ms_rows=one * d["ms_rows"],
+            ms_columns=one * d["ms_columns"],
+            ms_error=one * d["ms_error"],
+            ms_within=one * d["ms_within"],
+        )
+
+    def confidence_interval(
+        self, confidence_level: float = 0.95, method: str = "auto", *_: Any, **__: Any
+    ) -> Any:
+        """The ``confidence_level`` interval from the F distribution (Shrout & Fleiss 1979;
+        McGraw & Wong 1996), as psych and pingouin compute it; ``method`` ``"auto"`` or
+        ``"F"``."""
+        _check_method(method)
+        if not 0.0 < confidence_level < 1.0:
+            raise ValueError(
+                f"`confidence_level` must be between 0 and 1; got {confidence_level!r}."
+            )
+        low, high = interval(self._ms(), self.form, confidence_level)
+        return ConfidenceInterval(float(low[0]), float(high[0]))
+
+    def p_value(self, method: str = "auto", *, rho0: float = 0.0, **_: Any) -> float:
+        """The one-sided p-value of the F test of ``ICC = rho0`` (``rho0 = 0``: Shrout &
+        Fleiss's test; otherwise McGraw & Wong's)."""
+        _check_method(method)
+        return float(test(self._ms(), self.form, rho0)["p_value"][0])
+
+    def standard_error(self, *_: Any, **__: Any) -> float:
+        """Not defined for an ICC (its interval comes from the F distribution): nan, with an
+        :class:`~pdagree.UndefinedStatisticWarning`."""
+        warn(
+            "an ICC has no standard error in the methods pdagree follows; its interval comes "
+            "from the F distribution: use `confidence_interval()`.",
+            UndefinedStatisticWarning,
+        )
+        return math.nan
+
+    def z_test(self, *_: Any, **__: Any) -> Any:
+        raise ValueError("an ICC is tested with the F distribution: use `p_value()` or `.F`.")
+
+    def __repr__(self) -> str:
+        return (
+            f"<ICC({self.form}) {float(self):.4f} [{self.shrout_fleiss}]: F={self.F:.4g} "
+            f"({self.df1:g}, {self.df2:.4g}), n_items={self.n_items}, n_raters={self.n_raters}>"
+        )
+
+
+def _check_method(method: str) -> None:
+    if method not in ("auto", "F"):
+        raise ValueError(
+            f"an ICC's interval and test come from the F distribution: `method` must be "
+            f"'auto' or 'F'; got {method!r}."
+        )
+
+
+class KendallW(Coefficient):
+    """Kendall's W: a ``float`` with its chi-square test.
+
+    Attributes
+    ----------
+    chi2, df : float
+        ``m (n - 1) W`` and ``n - 1``; :meth:`p_value` is ``P(chi2' > chi2)``.
+    n_items, n_raters : int
+        The ranked items and the raters who rank them all.
+    """
+
+    chi2: float
+    df: float
+
+    def p_value(self, *_: Any, **__: Any) -> float:
+        """The chi-square test's p-value (Kendall & Babington Smith 1939)."""
+        from scipy import stats
+
+        return float(stats.chi2.sf(self.chi2, self.df))
+
+    def confidence_interval(self, *_: Any, **__: Any) -> Any:
+        raise ValueError("Kendall's W has a chi-square test (`p_value()`), no interval here.")
+
+    def standard_error(self, *_: Any, **__: Any) -> float:
+        warn("Kendall's W has no standard error here; see `p_value()`.", UndefinedStatisticWarning)
+        return math.nan
+
+    def __repr__(self) -> str:
+        return (
+            f"<kendall_w {float(self):.4f}: chi2={self.chi2:.4g}, df={self.df:g}, "
+            f"n_items={self.n_items}, n_raters={self.n_raters}>"
+        )
