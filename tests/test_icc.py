@@ -1,0 +1,207 @@
+"""Intraclass correlations and Kendall's W: published values, pingouin, the formulas'
+properties, by= against a loop, and bad input."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import pdagree
+from pdagree import UndefinedStatisticWarning
+from pdagree.icc import FORMS
+
+# Shrout & Fleiss (1979), Table 2: 6 targets rated by 4 judges.
+SHROUT_FLEISS = pd.DataFrame(
+    [[9, 2, 5, 8], [6, 1, 3, 2], [8, 4, 6, 8], [7, 1, 2, 6], [10, 5, 6, 9], [6, 2, 4, 7]],
+    columns=["j1", "j2", "j3", "j4"],
+)
+
+
+def test_shrout_and_fleiss_published_values() -> None:
+    # Shrout & Fleiss (1979), Table 4: ICC(1,1) .17, ICC(2,1) .29, ICC(3,1) .71,
+    # ICC(1,4) .44, ICC(2,4) .62, ICC(3,4) .91; the F tests 1.8 (5, 18) and 11.0 (5, 15).
+    table = SHROUT_FLEISS.agree.icc_table()
+    assert table.index.tolist() == list(FORMS)
+    assert table["value"].round(2).tolist() == [0.17, 0.29, 0.71, 0.44, 0.62, 0.91]
+    assert table["shrout_fleiss"].tolist() == ["ICC1", "ICC2", "ICC3", "ICC1k", "ICC2k", "ICC3k"]
+    assert table.loc["1,1", "F"].round(1) == 1.8 and table.loc["1,1", "df2"] == 18
+    assert table.loc["C,1", "F"].round(1) == 11.0 and table.loc["C,1", "df2"] == 15
+    assert table.loc[["1,1", "1,k"], "df1"].tolist() == [5, 5]
+    for alias, form in (("ICC2", "A,1"), ("ICC3k", "C,k"), ("ICC(A,1)", "A,1")):
+        assert float(SHROUT_FLEISS.agree.icc(alias)) == pytest.approx(table.loc[form, "value"])
+
+
+def wine() -> pd.DataFrame:
+    # pingouin's documented example (pingouin.intraclass_corr, its bundled `icc` data set):
+    # 8 wines (rows) x judges A, B, C, D.
+    scores = [
+        [1, 2, 0, 1], [1, 3, 3, 2], [3, 8, 1, 4], [6, 4, 3, 3],
+        [6, 5, 5, 6], [7, 5, 6, 2], [8, 7, 7, 9], [9, 9, 9, 8],
+    ]  # fmt: skip
+    return pd.DataFrame(
+        [(w + 1, j, s) for w, row in enumerate(scores) for j, s in zip("ABCD", row, strict=True)],
+        columns=["Wine", "Judge", "Scores"],
+    )
+
+
+def test_pingouin_s_documented_wine_example() -> None:
+    # pingouin 0.7 docs: ICC 0.727521 0.727689 0.729487 0.914384 0.914450 0.915159,
+    # F 11.680026 / 11.786693, df2 24 / 21, CI95 [0.43, 0.93] x3, [0.75, 0.98] x3.
+    table = wine().agree(item="Wine", rater="Judge", label="Scores").icc_table()
+    np.testing.assert_allclose(
+        table["value"], [0.727521, 0.727689, 0.729487, 0.914384, 0.914450, 0.915159], atol=5e-7
+    )
+    np.testing.assert_allclose(table["F"], [11.680026, 11.786693, 11.786693] * 2, atol=5e-7)
+    assert table["df2"].tolist() == [24, 21, 21, 24, 21, 21]
+    assert table["low"].round(2).tolist() == [0.43, 0.43, 0.43, 0.75, 0.75, 0.75]
+    assert table["high"].round(2).tolist() == [0.93, 0.93, 0.93, 0.98, 0.98, 0.98]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_equal_to_pingouin_on_random_complete_designs(seed: int) -> None:
+    pg = pytest.importorskip("pingouin")
+    rng = np.random.default_rng(seed)
+    n, k = rng.integers(5, 40), rng.integers(2, 7)
+    target = rng.normal(0, 2, n)[:, None]
+    bias = rng.normal(0, 1, k)[None, :]
+    wide = np.round(target + bias + rng.normal(0, 1, (n, k)), 1)
+    long = pd.DataFrame(
+        {"t": np.repeat(np.arange(n), k), "r": np.tile(np.arange(k), n), "x": wide.ravel()}
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = pg.intraclass_corr(long, targets="t", raters="r", ratings="x")
+    ours = long.agree(item="t", rater="r", label="x").icc_table()
+    np.testing.assert_allclose(ours["value"], theirs["ICC"], rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(ours["F"], theirs["F"], rtol=1e-10)
+    np.testing.assert_allclose(ours["df2"], theirs["df2"], rtol=1e-12)
+    np.testing.assert_allclose(ours["p_value"], theirs["pval"], rtol=1e-8, atol=1e-300)
+    # pingouin rounds its intervals to two decimals.
+    ci = np.array(theirs["CI95"].tolist())
+    np.testing.assert_allclose(ours[["low", "high"]].to_numpy(), ci, atol=0.005 + 1e-12)
+    # The same layout as a wide frame.
+    wide_frame = pd.DataFrame(wide)
+    np.testing.assert_allclose(wide_frame.agree.icc_table()["value"], ours["value"], rtol=1e-12)
+
+
+def test_mcgraw_wong_tests_at_the_estimate_give_f_equal_to_one() -> None:
+    """McGraw & Wong (1996), Tables 7-8: testing ICC = rho0 at rho0 = the estimate gives
+    F = 1 for every form, and rho0 = 0 is Shrout & Fleiss's F test."""
+    ratings = SHROUT_FLEISS.agree()
+    plain = ratings.icc_table()
+    zero = ratings.icc_table(test="mcgraw_wong")
+    np.testing.assert_allclose(zero["F"], plain["F"], rtol=1e-12)
+    for form in FORMS:
+        rho = float(plain.loc[form, "value"])
+        at = ratings.icc_table(test="mcgraw_wong", rho0=max(rho, 0.0)).loc[form]
+        if rho > 0:
+            assert at["F"] == pytest.approx(1.0, rel=1e-12), form
+            assert at["p_value"] == pytest.approx(stats.f.sf(1.0, at["df1"], at["df2"]))
+    # Agreement forms: Satterthwaite's df2 (not (n - 1)(k - 1)) when rho0 > 0.
+    agreement = ratings.icc_table(test="mcgraw_wong", rho0=0.2).loc["A,1"]
+    assert agreement["df2"] != 15.0 and agreement["df2"] > 0
+
+
+def test_by_groups_equal_a_loop_and_omit_equals_dropping_incomplete_items() -> None:
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(rng.integers(1, 8, (60, 4)), columns=list("abcd")).astype(float)
+    frame["g"] = np.repeat(["x", "y", "z"], 20)
+    grouped = frame.agree(by="g").icc_table()
+    for g in "xyz":
+        alone = frame[frame["g"] == g].drop(columns="g").agree.icc_table()
+        np.testing.assert_allclose(
+            grouped.loc[g][["value", "F", "low", "high"]].to_numpy(),
+            alone[["value", "F", "low", "high"]].to_numpy(),
+            rtol=1e-12,
+        )
+    one = frame.agree(by="g").icc("C,k", confidence_level=0.9)
+    assert one.index.tolist() == ["x", "y", "z"] and {"low", "high", "F"} <= set(one.columns)
+    gaps = frame.drop(columns="g").copy()
+    gaps.iloc[[3, 10], [1, 2]] = np.nan
+    with pytest.raises(ValueError, match=r"2 of 60 items lack a rating.*missing='omit'"):
+        gaps.agree.icc()
+    with pytest.warns(pdagree.PdagreeWarning, match="dropped 2 items"):
+        omitted = gaps.agree.icc(missing="omit")
+    assert omitted.missing == "omit" and omitted.n_dropped == 2 and omitted.n_items == 58
+    assert float(omitted) == pytest.approx(float(gaps.dropna().agree.icc()), rel=1e-12)
+
+
+def test_numbers_as_text_and_ordered_categoricals_use_their_values() -> None:
+    text = SHROUT_FLEISS.astype(str)
+    assert float(text.agree.icc()) == pytest.approx(float(SHROUT_FLEISS.agree.icc()))
+    scale = list(range(1, 11))
+    cats = SHROUT_FLEISS.apply(lambda c: pd.Categorical(c, categories=scale, ordered=True))
+    assert float(cats.agree.icc("C,1")) == pytest.approx(float(SHROUT_FLEISS.agree.icc("C,1")))
+    words = pd.DataFrame({"a": ["low", "high", "mid"], "b": ["low", "mid", "mid"]})
+    with pytest.raises(ValueError, match="needs numeric ratings"):
+        words.agree.icc()
+
+
+def test_undefined_and_bad_input() -> None:
+    constant = pd.DataFrame({"a": [3.0, 3.0, 3.0], "b": [3.0, 3.0, 3.0]})
+    with pytest.warns(UndefinedStatisticWarning, match="undefined"):
+        assert np.isnan(float(constant.agree.icc()))
+    one_item = pd.DataFrame({"a": [1.0], "b": [2.0]})
+    with pytest.warns(UndefinedStatisticWarning):
+        one_item.agree.icc()
+    with pytest.raises(ValueError, match="`form` must be one of"):
+        SHROUT_FLEISS.agree.icc("ICC4")
+    with pytest.raises(ValueError, match="`missing` must be"):
+        SHROUT_FLEISS.agree.icc(missing="drop")
+    with pytest.raises(ValueError, match="`test` must be"):
+        SHROUT_FLEISS.agree.icc_table(test="z")
+    with pytest.raises(ValueError, match="`rho0` must be"):
+        SHROUT_FLEISS.agree.icc_table(test="mcgraw_wong", rho0=1.0)
+    result = SHROUT_FLEISS.agree.icc()
+    with pytest.warns(UndefinedStatisticWarning, match="no standard error"):
+        assert np.isnan(result.standard_error())
+    with pytest.raises(ValueError, match="F distribution"):
+        result.confidence_interval(method="bootstrap")
+    before = SHROUT_FLEISS.copy()
+    SHROUT_FLEISS.agree.icc_table()
+    pd.testing.assert_frame_equal(SHROUT_FLEISS, before)
+
+
+# --------------------------------------------------------------------------- Kendall's W
+
+
+def kendall_direct(wide: np.ndarray, correct: bool) -> tuple[float, float]:
+    """W from its definition (Kendall & Babington Smith 1939), ranks by scipy."""
+    n, m = wide.shape
+    ranks = np.column_stack([stats.rankdata(wide[:, j]) for j in range(m)])
+    s = ((ranks.sum(axis=1) - m * (n + 1) / 2) ** 2).sum()
+    t = 0.0
+    if correct:
+        for j in range(m):
+            _, counts = np.unique(wide[:, j], return_counts=True)
+            t += (counts**3 - counts).sum()
+    w = 12 * s / (m**2 * (n**3 - n) - m * t)
+    return w, m * (n - 1) * w
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("correct", [True, False])
+def test_kendall_w_equals_its_definition_with_ties(seed: int, correct: bool) -> None:
+    rng = np.random.default_rng(seed)
+    n, m = rng.integers(3, 30), rng.integers(2, 8)
+    wide = rng.integers(1, 6, (n, m)).astype(float)  # many ties
+    w = pd.DataFrame(wide).agree.kendall_w(correct_ties=correct)
+    want, chi2 = kendall_direct(wide, correct)
+    assert float(w) == pytest.approx(want, rel=1e-12)
+    assert w.chi2 == pytest.approx(chi2, rel=1e-12) and w.df == n - 1
+    assert w.p_value() == pytest.approx(stats.chi2.sf(chi2, n - 1), rel=1e-12)
+
+
+def test_kendall_w_perfect_and_by_groups() -> None:
+    same = pd.DataFrame({"a": [1, 2, 3, 4], "b": [10, 20, 30, 40], "c": [1.5, 2, 7, 9]})
+    assert float(same.agree.kendall_w()) == pytest.approx(1.0)
+    frame = same.assign(g=["x", "x", "y", "y"])
+    frame = pd.concat([frame, frame.assign(g=frame["g"] + "2")], ignore_index=True)
+    grouped = frame.agree(by="g").kendall_w()
+    assert set(grouped.columns) >= {"value", "chi2", "df", "p_value"}
+    with pytest.raises(TypeError, match="correct_ties"):
+        same.agree.kendall_w(correct_ties="yes")
