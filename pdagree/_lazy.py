@@ -1,7 +1,8 @@
 """Modules imported on first use, so that ``import pdagree`` stays cheap.
 
 ``scipy.sparse`` alone takes longer to import than the rest of pdagree (about 0.1 s); only the
-rater-pair tables and the bootstrap's item sums need it.
+rater-pair tables, the bootstrap's item sums and the consensus models need it; ``scipy.stats``
+only the ICC's F tests and intervals.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-__all__ = ["LazyModule", "scipy_sparse"]
+__all__ = ["LazyModule", "scipy_sparse", "scipy_stats"]
 
 
 class LazyModule:
@@ -37,3 +38,4 @@ class LazyModule:
 
 
 scipy_sparse: Any = LazyModule("scipy.sparse")
+scipy_stats: Any = LazyModule("scipy.stats")

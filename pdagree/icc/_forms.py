@@ -34,8 +34,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
+from .._lazy import scipy_stats as stats
 from .._typing import FloatArray
 from ._anova import MeanSquares
 
