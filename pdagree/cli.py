@@ -38,6 +38,7 @@ import pandas as pd
 from . import datasets
 from ._cli_consensus import add_consensus, run_consensus
 from ._cli_options import add_data_options, add_source, load
+from ._cli_read import UsageError as _UsageError
 from ._version import __version__
 from .definitions import REGISTRY
 from .ratings import Ratings
@@ -134,6 +135,19 @@ def _parser() -> argparse.ArgumentParser:
         "--resamples", metavar="N", type=int, default=2000, help="bootstrap resamples (2000)"
     )
     uncertainty.add_argument("--seed", metavar="N", type=_seed, help="bootstrap random seed")
+    numeric = report.add_argument_group("numeric ratings")
+    numeric.add_argument(
+        "--icc",
+        action="store_true",
+        help="print the intraclass correlation table instead (six forms, F tests, intervals at "
+        "--confidence-level, default 0.95)",
+    )
+    numeric.add_argument(
+        "--icc-missing",
+        choices=("auto", "omit"),
+        default="auto",
+        help="with --icc: refuse (auto) or drop (omit) items some rater did not rate",
+    )
     report.add_argument(
         "--format",
         choices=_FORMATS,
@@ -217,6 +231,15 @@ def _write(report: pd.DataFrame, header: str, fmt: str, out: TextIO) -> None:
 
 def _report(args: argparse.Namespace, out: TextIO) -> None:
     name, ratings = load(args)
+    if args.icc:
+        if args.coefficients is not None or args.weights is not None or args.level is not None:
+            raise _UsageError(
+                "`--icc` prints the ICC table; it takes no --coefficients, --weights or --level."
+            )
+        level = 0.95 if args.confidence_level is None else args.confidence_level
+        icc = ratings.icc_table(level, missing=args.icc_missing)
+        _write(icc, _header(name, ratings), args.format, out)
+        return
     table = ratings.report(
         args.confidence_level,
         method=args.ci_method,

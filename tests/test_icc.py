@@ -3,7 +3,9 @@ properties, by= against a loop, and bad input."""
 
 from __future__ import annotations
 
+import io
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -205,3 +207,19 @@ def test_kendall_w_perfect_and_by_groups() -> None:
     assert set(grouped.columns) >= {"value", "chi2", "df", "p_value"}
     with pytest.raises(TypeError, match="correct_ties"):
         same.agree.kendall_w(correct_ties="yes")
+
+
+def test_the_command_line_prints_the_icc_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pdagree.cli import main
+
+    path = tmp_path / "scores.csv"
+    SHROUT_FLEISS.to_csv(path, index=False)
+    assert main(["report", str(path), "--no-index", "--icc", "--format", "csv"]) == 0
+    out = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col="form")
+    want = SHROUT_FLEISS.agree.icc_table()
+    np.testing.assert_allclose(out["value"], want["value"], rtol=1e-12)
+    assert out["shrout_fleiss"].tolist() == want["shrout_fleiss"].tolist()
+    assert main(["report", str(path), "--no-index", "--icc", "--coefficients", "fleiss"]) == 2
+    assert "takes no --coefficients" in capsys.readouterr().err
