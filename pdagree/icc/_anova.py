@@ -51,20 +51,26 @@ def mean_squares(
 ) -> MeanSquares:
     """The mean squares of each group's complete two-way layout: the ratings ``x`` of the
     items ``keep`` marks (each rated once by each of its group's judges)."""
-    rows = keep[item]
-    x, item, rater = x[rows], item[rows], rater[rows]
-    g_item = group[item]
-    count = np.bincount(g_item, minlength=n_groups).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.bincount(g_item, weights=x, minlength=n_groups) / count
-    d = x - np.nan_to_num(mean)[g_item]
+    if not keep.all():
+        rows = keep[item]
+        x, item, rater = x[rows], item[rows], rater[rows]
     n = as_float(np.bincount(group, weights=keep.astype(np.float64), minlength=n_groups))
-    key = g_item * n_raters + rater
+    if n_groups == 1:  # no per-annotation group codes to gather
+        d = x - x.mean() if len(x) else x
+        key = rater
+        total = np.array([d @ d])
+    else:
+        g_item = group[item]
+        count = np.bincount(g_item, minlength=n_groups).astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.bincount(g_item, weights=x, minlength=n_groups) / count
+        d = x - np.nan_to_num(mean)[g_item]
+        key = g_item * n_raters + rater
+        total = as_float(np.bincount(g_item, weights=d * d, minlength=n_groups))
     per_rater = np.bincount(key, minlength=n_groups * n_raters).reshape(n_groups, n_raters)
     k = as_float((per_rater > 0).sum(axis=1))
     item_sum = np.bincount(item, weights=d, minlength=n_items)
     col_sum = np.bincount(key, weights=d, minlength=n_groups * n_raters)
-    total = as_float(np.bincount(g_item, weights=d * d, minlength=n_groups))
     with np.errstate(invalid="ignore", divide="ignore"):
         ss_rows = np.bincount(group, weights=item_sum * item_sum, minlength=n_groups) / k
         col = (col_sum * col_sum).reshape(n_groups, n_raters).sum(axis=1)

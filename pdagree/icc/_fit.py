@@ -47,7 +47,7 @@ def _complete(data: RatingData, missing: object, method: str) -> tuple[BoolArray
     enc = data.enc
     assert enc.rater is not None
     per_item = np.bincount(enc.item, minlength=enc.n_items)
-    key = enc.group[enc.item] * enc.n_raters + enc.rater
+    key = enc.rater if enc.n_groups == 1 else enc.group[enc.item] * enc.n_raters + enc.rater
     raters = np.bincount(key, minlength=enc.n_groups * enc.n_raters).reshape(enc.n_groups, -1)
     k = (raters > 0).sum(axis=1)
     keep = (per_item == k[enc.group]) & (per_item > 0)
