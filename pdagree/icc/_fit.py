@@ -229,10 +229,11 @@ def icc_table(
     ms, dropped, how = _layout(data, missing, "icc_table")
     groups = data.enc.groups
     parts = []
+    quantiles: dict[str, tuple[FloatArray, FloatArray]] = {}
     for name in FORMS:  # six forms, each vectorised over the groups
         values = value(ms, name)
         t = _test(ms, name, rho0)
-        low, high = interval(ms, name, confidence_level)
+        low, high = interval(ms, name, confidence_level, quantiles)
         ones = np.ones_like(values)
         parts.append(
             {

@@ -111,17 +111,27 @@ def test(ms: MeanSquares, form: str, rho0: float = 0.0) -> dict[str, FloatArray]
     return {"F": f, "df1": df1, "df2": df2, "p_value": stats.f.sf(f, df1, df2)}
 
 
-def interval(ms: MeanSquares, form: str, confidence_level: float) -> tuple[FloatArray, FloatArray]:
+def interval(
+    ms: MeanSquares,
+    form: str,
+    confidence_level: float,
+    cache: dict[str, tuple[FloatArray, FloatArray]] | None = None,
+) -> tuple[FloatArray, FloatArray]:
     """The ``confidence_level`` interval of the ICC ``form`` per group, as psych and
-    pingouin compute it (see the module's notes)."""
+    pingouin compute it (see the module's notes). ``cache`` keeps the F quantiles of a form
+    family (``1``, ``A``, ``C``) for its other form: the quantiles are most of the cost."""
+    cache = {} if cache is None else cache
     n, k = ms.n, ms.k
     msr, msc, mse = ms.ms_rows, ms.ms_columns, ms.ms_error
     q = 1.0 - (1.0 - confidence_level) / 2.0
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         if form[0] in "1C":
             f, df1, df2 = statistic(ms, form)
-            f_low = f / stats.f.ppf(q, df1, df2)
-            f_high = f * stats.f.ppf(q, df2, df1)
+            if form[0] not in cache:
+                cache[form[0]] = (stats.f.ppf(q, df1, df2), stats.f.ppf(q, df2, df1))
+            q12, q21 = cache[form[0]]
+            f_low = f / q12
+            f_high = f * q21
             if form.endswith(",1"):
                 return (f_low - 1.0) / (f_low + k - 1.0), (f_high - 1.0) / (f_high + k - 1.0)
             return 1.0 - 1.0 / f_low, 1.0 - 1.0 / f_high
@@ -130,8 +140,9 @@ def interval(ms: MeanSquares, form: str, confidence_level: float) -> tuple[Float
         vn = (k - 1.0) * (n - 1.0) * (k * icc * fj + n * (1.0 + (k - 1.0) * icc) - k * icc) ** 2
         vd = (n - 1.0) * k**2 * icc**2 * fj**2 + (n * (1.0 + (k - 1.0) * icc) - k * icc) ** 2
         v = vn / vd
-        f_upper = stats.f.ppf(q, n - 1.0, v)
-        f_lower = stats.f.ppf(q, v, n - 1.0)
+        if "A" not in cache:
+            cache["A"] = (stats.f.ppf(q, n - 1.0, v), stats.f.ppf(q, v, n - 1.0))
+        f_upper, f_lower = cache["A"]
         low = n * (msr - f_upper * mse) / (f_upper * (k * msc + (k * n - k - n) * mse) + n * msr)
         high = n * (f_lower * msr - mse) / (k * msc + (k * n - k - n) * mse + n * f_lower * msr)
         if form == "A,k":  # Spearman-Brown, as psych
