@@ -10,6 +10,7 @@ from typing import Any
 
 import pandas as pd
 
+from . import icc as _icc
 from .definitions import REGISTRY, Definition, RatingData
 from .evaluate import coefficient, nominal_on_continuous, warn_nominal_on_continuous
 from .inference import check_confidence_level
@@ -50,7 +51,10 @@ def report(
     coefficients : list of str, optional
         The coefficients to report, by method name (e.g. ``["fleiss", "alpha", "spa"]``), in
         that order; default: every coefficient above that applies. A named coefficient that
-        does not apply (``cohen`` with three raters) is an error.
+        does not apply (``cohen`` with three raters) is an error. On numeric ratings,
+        ``"icc"`` adds the intraclass correlation ``A,1`` and ``"icc[C,k]"`` (any form of
+        :meth:`pdagree.Ratings.icc`) another form: its interval and p-value come from the F
+        distribution (``ci_method`` ``"F"``; no ``se``), ``observed`` and ``expected`` are nan.
     weights : str or (K, K) matrix, optional
         Agreement weights for the coefficients that take them (observed, bennett, fleiss,
         gwet, scott, cohen, conger, and alpha as Gwet's weighted alpha); the others are
@@ -88,7 +92,8 @@ def report(
     nominal = [
         d.name
         for d in selected
-        if nominal_on_continuous(
+        if not isinstance(d, str)
+        and nominal_on_continuous(
             data,
             {"weights": weights if d.weights else None, "level": level if d.levels else None},
         )
@@ -96,6 +101,11 @@ def report(
     if nominal:
         warn_nominal_on_continuous(data, nominal)
     for definition in selected:
+        if isinstance(definition, str):  # an intraclass correlation
+            frames.append(_icc_rows(data, definition, confidence_level))
+            if confidence_level is not None:
+                columns = [*REPORT_COLUMNS, "se", "low", "high", "p_value", "ci_method"]
+            continue
         arguments: dict[str, Any] = {}
         if weights is not None and definition.weights:
             arguments["weights"] = weights
@@ -125,16 +135,62 @@ def report(
     return out
 
 
-def _selected(data: RatingData, coefficients: Sequence[str] | None) -> list[Definition]:
-    """The registry's coefficients for the report: the named ones, or every one that applies."""
+def _selected(data: RatingData, coefficients: Sequence[str] | None) -> list[Definition | str]:
+    """The registry's coefficients for the report (the named ones, or every one that
+    applies), and the ICC forms named ``"icc"`` or ``"icc[FORM]"`` as their form names."""
     if coefficients is None:
         return [d for d in REGISTRY.values() if d.in_report and d.applies_to(data)]
     if isinstance(coefficients, str):
         coefficients = [c.strip() for c in coefficients.split(",") if c.strip()]
-    unknown = [name for name in coefficients if name not in REGISTRY]
+    out: list[Definition | str] = []
+    unknown = []
+    for name in dict.fromkeys(coefficients):
+        if name in REGISTRY:
+            out.append(REGISTRY[name])
+        elif name == "icc":
+            out.append("A,1")
+        elif isinstance(name, str) and name.startswith("icc[") and name.endswith("]"):
+            out.append(_form(name[4:-1]))
+        else:
+            unknown.append(name)
     if unknown or not coefficients:
         raise ValueError(
-            f"`coefficients` must name coefficients among {', '.join(REGISTRY)}; got "
-            f"{list(coefficients)!r}."
+            f"`coefficients` must name coefficients among {', '.join(REGISTRY)} (or 'icc', "
+            f"'icc[C,1]', ... on numeric ratings); got {list(coefficients)!r}."
         )
-    return [REGISTRY[name] for name in dict.fromkeys(coefficients)]
+    return out
+
+
+def _form(name: str) -> str:
+    return _icc.form_name(name)
+
+
+def _icc_rows(data: RatingData, form: str, confidence_level: float | None) -> pd.DataFrame:
+    """The report's rows of the ICC ``form``: one, or one per group."""
+    result = _icc.icc(data, form, confidence_level=confidence_level)
+    name = f"icc[{form}]"
+    enc = data.enc
+    if isinstance(result, pd.DataFrame):
+        frame = result.copy()
+        frame["coefficient"] = name
+        frame = frame.set_index("coefficient", append=True)
+    else:
+        row: dict[str, Any] = {"value": float(result), "n_items": result.n_items}
+        row["n_raters"] = result.n_raters
+        if confidence_level is not None:
+            low, high = result.confidence_interval(confidence_level)
+            row.update(low=low, high=high, p_value=result.p_value_F)
+        frame = pd.DataFrame([row], index=pd.Index([name], name="coefficient"))
+    frame["n_categories"] = enc.n_categories
+    if confidence_level is not None:
+        frame["ci_method"] = "F"
+    return frame.reindex(
+        columns=[
+            *REPORT_COLUMNS,
+            *(
+                ["se", "low", "high", "p_value", "ci_method"]
+                if confidence_level is not None
+                else []
+            ),
+        ]
+    )

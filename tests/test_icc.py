@@ -223,3 +223,20 @@ def test_the_command_line_prints_the_icc_table(
     assert out["shrout_fleiss"].tolist() == want["shrout_fleiss"].tolist()
     assert main(["report", str(path), "--no-index", "--icc", "--coefficients", "fleiss"]) == 2
     assert "takes no --coefficients" in capsys.readouterr().err
+
+
+def test_report_can_be_asked_for_icc_rows() -> None:
+    table = SHROUT_FLEISS.agree.report(0.95, coefficients=["icc", "icc[ICC3k]", "fleiss"])
+    assert table.index.tolist() == ["icc[A,1]", "icc[C,k]", "fleiss"]
+    full = SHROUT_FLEISS.agree.icc_table()
+    assert table.loc["icc[A,1]", "value"] == pytest.approx(full.loc["A,1", "value"])
+    assert table.loc["icc[C,k]", "low"] == pytest.approx(full.loc["C,k", "low"])
+    assert table.loc["icc[A,1]", "p_value"] == pytest.approx(full.loc["A,1", "p_value"])
+    assert table.loc["icc[A,1]", "ci_method"] == "F" and np.isnan(table.loc["icc[A,1]", "se"])
+    grouped = pd.concat([SHROUT_FLEISS.assign(g="a"), (SHROUT_FLEISS * 2).assign(g="b")])
+    by = grouped.agree(by="g").report(coefficients="icc,alpha")
+    assert by.loc[("b", "icc[A,1]"), "value"] == pytest.approx(full.loc["A,1", "value"])
+    with pytest.raises(ValueError, match="`form` must be one of"):
+        SHROUT_FLEISS.agree.report(coefficients=["icc[B,1]"])
+    with pytest.raises(ValueError, match="or 'icc'"):
+        SHROUT_FLEISS.agree.report(coefficients=["intraclass"])

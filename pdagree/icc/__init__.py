@@ -9,7 +9,7 @@ per rater (:mod:`pdagree.icc._anova`), every ``by=`` group in the same pass.
 from __future__ import annotations
 
 from ._fit import icc, icc_table, kendall_w
-from ._forms import ALIASES, FORMS
+from ._forms import ALIASES, FORMS, form_name
 from ._result import ICC, KendallW
 
-__all__ = ["ALIASES", "FORMS", "ICC", "KendallW", "icc", "icc_table", "kendall_w"]
+__all__ = ["ALIASES", "FORMS", "ICC", "KendallW", "form_name", "icc", "icc_table", "kendall_w"]
