@@ -124,12 +124,106 @@ def test_by_groups_equal_a_loop_and_omit_equals_dropping_incomplete_items() -> N
     assert one.index.tolist() == ["x", "y", "z"] and {"low", "high", "F"} <= set(one.columns)
     gaps = frame.drop(columns="g").copy()
     gaps.iloc[[3, 10], [1, 2]] = np.nan
-    with pytest.raises(ValueError, match=r"2 of 60 items lack a rating.*missing='omit'"):
-        gaps.agree.icc()
     with pytest.warns(pdagree.PdagreeWarning, match="dropped 2 items"):
         omitted = gaps.agree.icc(missing="omit")
     assert omitted.missing == "omit" and omitted.n_dropped == 2 and omitted.n_items == 58
     assert float(omitted) == pytest.approx(float(gaps.dropna().agree.icc()), rel=1e-12)
+    # missing="auto": the incomplete layout's own estimate (REML), every item kept.
+    auto = gaps.agree.icc()
+    assert auto.missing == "incomplete" and auto.n_items == 60 and auto != float(omitted)
+    with pytest.warns(UndefinedStatisticWarning, match="no interval"):
+        assert np.isnan(auto.confidence_interval().low)
+
+
+def incomplete_design(seed: int, n: int = 40, k: int = 5) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    y = rng.normal(0, 1.5, n)[:, None] + rng.normal(0, 0.8, k)[None, :]
+    y = y + rng.normal(0, 1.0, (n, k)) + 3.0
+    present = rng.random((n, k)) < 0.75
+    present[:, 0] |= ~present.any(axis=1)  # every item has a rating
+    item, rater = np.nonzero(present)
+    return pd.DataFrame({"item": item, "rater": rater, "y": np.round(y[present], 3)})
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_incomplete_layouts_reml_equals_statsmodels_mixedlm(seed: int) -> None:
+    sm = pytest.importorskip("statsmodels.api")
+    long = incomplete_design(seed)
+    model = sm.MixedLM.from_formula(
+        "y ~ 1",
+        groups=np.ones(len(long)),
+        vc_formula={"item": "0 + C(item)", "rater": "0 + C(rater)"},
+        data=long,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = model.fit(reml=True, method="bfgs", maxiter=20000, gtol=1e-12)
+    s_item, s_rater = fit.vcomp  # the formula's keys in sorted order: item, rater
+    s_e = fit.scale
+    ratings = long.agree(item="item", rater="rater", label="y")
+    k_bar = len(long) / long["item"].nunique()
+    want = {
+        "A,1": s_item / (s_item + s_rater + s_e),
+        "C,1": s_item / (s_item + s_e),
+        "A,k": s_item / (s_item + (s_rater + s_e) / k_bar),
+        "C,k": s_item / (s_item + s_e / k_bar),
+    }
+    table = ratings.icc_table()
+    for form, value in want.items():
+        assert table.loc[form, "value"] == pytest.approx(value, rel=1e-6), form
+        assert np.isnan(table.loc[form, "F"])
+    assert table.attrs["missing"] == "incomplete"
+
+
+def test_reml_on_a_complete_layout_is_the_anova_estimate() -> None:
+    from pdagree.icc._reml import reml
+
+    rng = np.random.default_rng(5)
+    n, k = 30, 4
+    wide = rng.normal(0, 2, (n, 1)) + rng.normal(0, 1, (1, k)) + rng.normal(0, 1, (n, k))
+    parts = reml(wide.ravel(), np.repeat(np.arange(n), k), np.tile(np.arange(k), n), n, k)
+    table = pd.DataFrame(wide).agree.icc_table().attrs["mean_squares"]
+    msr, msc, mse = table["ms_rows"], table["ms_columns"], table["ms_error"]
+    assert parts.targets == pytest.approx((msr - mse) / k, rel=1e-7)
+    assert parts.raters == pytest.approx((msc - mse) / n, rel=1e-7)
+    assert parts.residual == pytest.approx(mse, rel=1e-7)
+
+
+def test_one_way_forms_on_an_unbalanced_layout_use_n0() -> None:
+    long = incomplete_design(7)
+    table = long.agree(item="item", rater="rater", label="y").icc_table()
+    sizes = long.groupby("item")["y"].size()
+    means = long.groupby("item")["y"].transform("mean")
+    big_n, n = len(long), len(sizes)
+    msb = (sizes * (long.groupby("item")["y"].mean() - long["y"].mean()) ** 2).sum() / (n - 1)
+    msw = ((long["y"] - means) ** 2).sum() / (big_n - n)
+    n0 = (big_n - (sizes**2).sum() / big_n) / (n - 1)
+    assert table.loc["1,1", "value"] == pytest.approx((msb - msw) / (msb + (n0 - 1) * msw))
+    assert table.loc["1,k", "value"] == pytest.approx((msb - msw) / msb)
+    assert table.loc["1,1", "F"] == pytest.approx(msb / msw)
+    assert table.loc["1,1", "df2"] == big_n - n
+
+
+def test_by_groups_with_an_incomplete_group_equal_a_loop() -> None:
+    long = pd.concat(
+        [incomplete_design(1).assign(g="a"), incomplete_design(2).assign(g="b")],
+        ignore_index=True,
+    )
+    full = pd.DataFrame(
+        {"item": np.repeat(np.arange(20), 3), "rater": np.tile(np.arange(3), 20)}
+    ).assign(y=np.random.default_rng(0).normal(size=60), g="c")
+    long = pd.concat([long, full], ignore_index=True)
+    grouped = long.agree(item="item", rater="rater", label="y", by="g").icc_table()
+    for g in "abc":
+        alone = long[long["g"] == g].agree(item="item", rater="rater", label="y").icc_table()
+        np.testing.assert_allclose(
+            grouped.loc[g]["value"].to_numpy(), alone["value"].to_numpy(), rtol=1e-9
+        )
+    assert grouped.attrs["mean_squares"]["missing"].tolist() == [
+        "incomplete",
+        "incomplete",
+        "complete",
+    ]
 
 
 def test_numbers_as_text_and_ordered_categoricals_use_their_values() -> None:

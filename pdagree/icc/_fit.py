@@ -3,17 +3,19 @@ layout, label the result."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
 from .._labels import _fmt
-from .._typing import BoolArray, FloatArray
+from .._typing import BoolArray, FloatArray, IntArray
 from .._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
 from ..definitions import RatingData
 from ._anova import MeanSquares, mean_squares
 from ._forms import FORMS, SHROUT_FLEISS, form_name, interval, test, value
+from ._incomplete import incomplete_forms
 from ._kendall import kendall_sums
 from ._result import ICC, KendallW
 
@@ -39,9 +41,9 @@ def _numbers(data: RatingData, method: str) -> FloatArray:
     return np.asarray(values, dtype=np.float64)[enc.code]
 
 
-def _complete(data: RatingData, missing: object, method: str) -> tuple[BoolArray, int, str]:
-    """The items of a complete layout (rated once by every rater of their group), how many
-    were dropped, and how the layout was made."""
+def _complete(data: RatingData, missing: object) -> tuple[BoolArray, BoolArray, int]:
+    """The items of a complete layout (rated once by every rater of their group), the groups
+    with an incomplete item, and how many items are incomplete."""
     if missing not in ("auto", "omit"):
         raise ValueError(f"`missing` must be 'auto' or 'omit'; got {missing!r}.")
     enc = data.enc
@@ -51,34 +53,89 @@ def _complete(data: RatingData, missing: object, method: str) -> tuple[BoolArray
     raters = np.bincount(key, minlength=enc.n_groups * enc.n_raters).reshape(enc.n_groups, -1)
     k = (raters > 0).sum(axis=1)
     keep = (per_item == k[enc.group]) & (per_item > 0)
-    rated = per_item > 0
-    dropped = int((rated & ~keep).sum())
-    if dropped and missing == "auto":
-        raise ValueError(
-            f"`{method}()`: {dropped} of {int(rated.sum())} items lack a rating from some rater. "
-            "`missing='omit'` drops them (as pingouin's nan_policy='omit' and irr do); "
-            "the variance-component (REML) estimate for incomplete designs is not available "
-            "yet."
-        )
-    return keep, dropped, "omit" if dropped else "complete"
+    partial = (per_item > 0) & ~keep
+    incomplete = np.bincount(enc.group, weights=partial, minlength=enc.n_groups) > 0
+    return keep, incomplete, int(partial.sum())
 
 
-def _layout(data: RatingData, missing: object, method: str) -> tuple[MeanSquares, int, str]:
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """The ratings as numbers, the complete items' mean squares, and the groups whose items
+    are incomplete (estimated by :mod:`._incomplete` under ``missing="auto"``)."""
+
+    data: RatingData
+    x: FloatArray
+    ms: MeanSquares
+    incomplete: BoolArray
+    how: str
+    dropped: int
+    partial: BoolArray  # per group: has an item some rater did not rate
+
+    def per_group(self) -> Any:
+        """Per group: "complete", "incomplete" (estimated as such) or "omit" (dropped)."""
+        if self.how == "omit":
+            return np.where(self.partial, "omit", "complete")
+        return np.where(self.incomplete, "incomplete", "complete")
+
+
+def _layout(data: RatingData, missing: object, method: str) -> Layout:
     data = data.rows
     x = _numbers(data, method)
-    keep, dropped, how = _complete(data, missing, method)
+    keep, incomplete, n_partial = _complete(data, missing)
     enc = data.enc
     assert enc.rater is not None
     ms = mean_squares(
         x, enc.item, enc.rater, enc.group, enc.n_items, enc.n_raters, enc.n_groups, keep
     )
-    if dropped:
-        warn(
-            f"`{method}()` dropped {dropped} items that lack a rating from some rater "
-            "(missing='omit').",
-            PdagreeWarning,
-        )
-    return ms, dropped, how
+    if missing == "omit":
+        if n_partial:
+            warn(
+                f"`{method}()` dropped {n_partial} items that lack a rating from some rater "
+                "(missing='omit').",
+                PdagreeWarning,
+            )
+        how = "omit" if n_partial else "complete"
+        return Layout(data, x, ms, np.zeros(enc.n_groups, bool), how, n_partial, incomplete)
+    how = "incomplete" if n_partial else "complete"
+    return Layout(data, x, ms, incomplete, how, 0, incomplete)
+
+
+def _group_arrays(layout: Layout, g: int) -> tuple[FloatArray, IntArray, IntArray, int, int]:
+    """Group ``g``'s ratings, items renumbered and raters compacted."""
+    enc = layout.data.enc
+    assert enc.rater is not None
+    rows = enc.group[enc.item] == g
+    item, rater = enc.item[rows], enc.rater[rows]
+    items, item_code = np.unique(item, return_inverse=True)
+    raters, rater_code = np.unique(rater, return_inverse=True)
+    return layout.x[rows], item_code, rater_code, len(items), len(raters)
+
+
+def _rows(layout: Layout, name: str, level: float, rho0: float = 0.0) -> dict[str, FloatArray]:
+    """Per group: the form's ``value``, ``F``, ``df1``, ``df2``, ``p_value``, ``low`` and
+    ``high``; complete groups from the mean squares (vectorised), incomplete ones from
+    :func:`incomplete_forms` (one group at a time)."""
+    ms = layout.ms
+    values = value(ms, name)
+    ones = np.ones_like(values)
+    t = test(ms, name, rho0)
+    low, high = interval(ms, name, level)
+    out = {
+        "value": values,
+        "F": t["F"] * ones,
+        "df1": t["df1"] * ones,
+        "df2": t["df2"] * ones,
+        "p_value": t["p_value"] * ones,
+        "low": low * ones,
+        "high": high * ones,
+    }
+    for g in np.flatnonzero(layout.incomplete):
+        parts = incomplete_forms(*_group_arrays(layout, int(g)), level)[name]
+        for column in out:
+            out[column][g] = (
+                parts[column] if rho0 == 0.0 or column in ("value", "low", "high") else np.nan
+            )
+    return out
 
 
 def _warn_undefined(values: FloatArray, method: str, groups: pd.Index | None) -> None:
@@ -112,8 +169,12 @@ def icc(
         of the ``k`` raters. :mod:`pdagree.icc._forms` gives each formula.
     missing : {"auto", "omit"}
         ``"auto"``: the two-way ANOVA of a complete layout (every item rated by every rater
-        of its group); an incomplete one is refused for now. ``"omit"``: incomplete items are
-        dropped first (with a warning that counts them), as pingouin and irr do.
+        of its group); on an incomplete one, the unbalanced one-way ANOVA (with ``n0``) for
+        the one-way forms and the REML variance components of the crossed random-effects
+        model for the two-way forms (:mod:`pdagree.icc._incomplete`; no F test or interval
+        for those). ``"omit"``: incomplete items are dropped first (with a warning that counts
+        them), as pingouin and irr do. The result's ``missing`` says which was used
+        (``"complete"``, ``"incomplete"`` or ``"omit"``).
     confidence_level : float, optional
         With ``by=``, adds ``low`` and ``high``; without, use
         ``result.confidence_interval(level)``.
@@ -138,54 +199,73 @@ def icc(
     (0.29, 11.0, 15.0)
     """
     name = form_name(form)
-    ms, dropped, how = _layout(data, missing, "icc")
-    values = value(ms, name)
-    f = test(ms, name)
-    groups = data.enc.groups
-    _warn_undefined(values, "icc", groups)
-    columns = {
-        "value": values,
-        "F": f["F"] * np.ones_like(values),
-        "df1": f["df1"] * np.ones_like(values),
-        "df2": f["df2"] * np.ones_like(values),
-        "p_value": f["p_value"] * np.ones_like(values),
-        "n_items": ms.n,
-        "n_raters": ms.k,
-        "ms_rows": ms.ms_rows,
-        "ms_columns": ms.ms_columns,
-        "ms_error": ms.ms_error,
-        "ms_within": ms.ms_within,
-    }
+    layout = _layout(data, missing, "icc")
+    ms = layout.ms
+    level = 0.95 if confidence_level is None else confidence_level
+    rows = _rows(layout, name, level)
+    groups = layout.data.enc.groups
+    _warn_undefined(rows["value"], "icc", groups)
+    n_items, n_raters = _sizes(layout)
     if groups is not None:
-        frame = pd.DataFrame(columns, index=groups)
-        frame.insert(0, "form", name)
+        frame = pd.DataFrame(
+            {
+                "form": name,
+                **{c: rows[c] for c in ("value", "F", "df1", "df2", "p_value")},
+                "n_items": n_items,
+                "n_raters": n_raters,
+                "ms_rows": ms.ms_rows,
+                "ms_columns": ms.ms_columns,
+                "ms_error": ms.ms_error,
+                "ms_within": ms.ms_within,
+                "missing": layout.per_group(),
+            },
+            index=groups,
+        )
         if confidence_level is not None:
-            low, high = interval(ms, name, confidence_level)
-            frame["low"], frame["high"] = low, high
+            frame["low"], frame["high"] = rows["low"], rows["high"]
         return frame
-    enc = data.enc
+    enc = layout.data.enc
+    incomplete = bool(layout.incomplete[0])
+    nan = float("nan")
     return ICC(
-        float(values[0]),
+        float(rows["value"][0]),
         name=f"icc[{name}]",
-        observed=np.nan,
-        expected=np.nan,
-        n_items=int(ms.n[0]),
-        n_raters=int(ms.k[0]),
+        observed=nan,
+        expected=nan,
+        n_items=int(n_items[0]),
+        n_raters=int(n_raters[0]),
         n_categories=enc.n_categories,
         categories=tuple(enc.categories),
         form=name,
         shrout_fleiss=SHROUT_FLEISS[name],
-        F=float(columns["F"][0]),
-        df1=float(columns["df1"][0]),
-        df2=float(columns["df2"][0]),
-        p_value_F=float(columns["p_value"][0]),
-        ms_rows=float(ms.ms_rows[0]),
-        ms_columns=float(ms.ms_columns[0]),
-        ms_error=float(ms.ms_error[0]),
-        ms_within=float(ms.ms_within[0]),
-        missing=how,
-        n_dropped=dropped,
+        F=float(rows["F"][0]),
+        df1=float(rows["df1"][0]),
+        df2=float(rows["df2"][0]),
+        p_value_F=float(rows["p_value"][0]),
+        ms_rows=nan if incomplete else float(ms.ms_rows[0]),
+        ms_columns=nan if incomplete else float(ms.ms_columns[0]),
+        ms_error=nan if incomplete else float(ms.ms_error[0]),
+        ms_within=nan if incomplete else float(ms.ms_within[0]),
+        missing=layout.how,
+        n_dropped=layout.dropped,
+        _incomplete=_group_arrays(layout, 0) if incomplete else None,
     )
+
+
+def _sizes(layout: Layout) -> tuple[FloatArray, FloatArray]:
+    """Per group the items and raters of its layout (all of an incomplete group's)."""
+    n, k = layout.ms.n.copy(), layout.ms.k.copy()
+    if layout.incomplete.any():
+        enc = layout.data.enc
+        assert enc.rater is not None
+        rated = np.bincount(enc.item, minlength=enc.n_items) > 0
+        all_n = np.bincount(enc.group, weights=rated, minlength=enc.n_groups)
+        key = enc.group[enc.item] * enc.n_raters + enc.rater
+        per = np.bincount(key, minlength=enc.n_groups * enc.n_raters).reshape(enc.n_groups, -1)
+        all_k = (per > 0).sum(axis=1)
+        n = np.where(layout.incomplete, all_n, n)
+        k = np.where(layout.incomplete, all_k, k)
+    return n, k
 
 
 def icc_table(
@@ -226,37 +306,30 @@ def icc_table(
         raise ValueError("`rho0` applies to test='mcgraw_wong'; the F tests are of ICC = 0.")
     if not (isinstance(confidence_level, float) and 0.0 < confidence_level < 1.0):
         raise ValueError(f"`confidence_level` must be between 0 and 1; got {confidence_level!r}.")
-    ms, dropped, how = _layout(data, missing, "icc_table")
-    groups = data.enc.groups
+    layout = _layout(data, missing, "icc_table")
+    ms = layout.ms
+    groups = layout.data.enc.groups
     parts = []
-    quantiles: dict[str, tuple[FloatArray, FloatArray]] = {}
-    for name in FORMS:  # six forms, each vectorised over the groups
-        values = value(ms, name)
-        t = _test(ms, name, rho0)
-        low, high = interval(ms, name, confidence_level, quantiles)
-        ones = np.ones_like(values)
+    for name in FORMS:  # six forms, each vectorised over the complete groups
+        rows = _rows(layout, name, confidence_level, rho0)
         parts.append(
             {
-                "form": np.repeat(name, len(values)),
-                "value": values,
-                "F": t["F"] * ones,
-                "df1": t["df1"] * ones,
-                "df2": t["df2"] * ones,
-                "p_value": t["p_value"] * ones,
-                "low": low * ones,
-                "high": high * ones,
-                "shrout_fleiss": np.repeat(SHROUT_FLEISS[name], len(values)),
+                "form": np.repeat(name, len(rows["value"])),
+                **rows,
+                "shrout_fleiss": np.repeat(SHROUT_FLEISS[name], len(rows["value"])),
             }
         )
     frame = pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)
+    n_items, n_raters = _sizes(layout)
     mean_sq = pd.DataFrame(
         {
-            "ms_rows": ms.ms_rows,
-            "ms_columns": ms.ms_columns,
-            "ms_error": ms.ms_error,
-            "ms_within": ms.ms_within,
-            "n_items": ms.n,
-            "n_raters": ms.k,
+            "ms_rows": np.where(layout.incomplete, np.nan, ms.ms_rows),
+            "ms_columns": np.where(layout.incomplete, np.nan, ms.ms_columns),
+            "ms_error": np.where(layout.incomplete, np.nan, ms.ms_error),
+            "ms_within": np.where(layout.incomplete, np.nan, ms.ms_within),
+            "n_items": n_items,
+            "n_raters": n_raters,
+            "missing": layout.per_group(),
         },
         index=groups,
     )
@@ -276,8 +349,8 @@ def icc_table(
             .sort_index(level=list(range(groups.nlevels)), sort_remaining=False)
         )
     frame.attrs["mean_squares"] = mean_sq if groups is not None else mean_sq.iloc[0].to_dict()
-    frame.attrs["missing"] = how
-    frame.attrs["n_dropped"] = dropped
+    frame.attrs["missing"] = layout.how
+    frame.attrs["n_dropped"] = layout.dropped
     frame.attrs["test"] = test if test == "F" else f"mcgraw_wong (rho0={rho0})"
     return frame
 
@@ -308,7 +381,7 @@ def kendall_w(data: RatingData, *, correct_ties: bool = True) -> Any:
         raise TypeError(f"`correct_ties` must be True or False; got {correct_ties!r}.")
     data = data.rows
     x = _numbers(data, "kendall_w")
-    keep, dropped, _ = _complete(data, "omit", "kendall_w")
+    keep, _, dropped = _complete(data, "omit")
     if dropped:
         warn(f"`kendall_w()` dropped {dropped} items some rater did not rate.", PdagreeWarning)
     enc = data.enc

@@ -12,6 +12,7 @@ from ..inference import ConfidenceInterval
 from ..results import Coefficient
 from ._anova import MeanSquares
 from ._forms import interval, test
+from ._incomplete import incomplete_forms
 
 __all__ = ["ICC", "KendallW"]
 
@@ -40,6 +41,7 @@ class ICC(Coefficient):
     F: float
     df1: float
     df2: float
+    p_value_F: float
 
     def _ms(self) -> MeanSquares:
         d = self.__dict__
@@ -64,13 +66,34 @@ class ICC(Coefficient):
             raise ValueError(
                 f"`confidence_level` must be between 0 and 1; got {confidence_level!r}."
             )
-        low, high = interval(self._ms(), self.form, confidence_level)
-        return ConfidenceInterval(float(low[0]), float(high[0]))
+        layout = self.__dict__.get("_incomplete")
+        if layout is not None:  # an incomplete layout: its own estimates
+            x, item, rater, n_items, k = layout
+            parts = incomplete_forms(x, item, rater, n_items, k, confidence_level)[self.form]
+            low, high = parts["low"], parts["high"]
+            if np.isnan(low):
+                warn(
+                    f"no interval for ICC({self.form}) on an incomplete layout (REML "
+                    "variance components); `missing='omit'` gives the complete items' F "
+                    "interval.",
+                    UndefinedStatisticWarning,
+                )
+            return ConfidenceInterval(float(low), float(high))
+        low_a, high_a = interval(self._ms(), self.form, confidence_level)
+        return ConfidenceInterval(float(low_a[0]), float(high_a[0]))
 
     def p_value(self, method: str = "auto", *, rho0: float = 0.0, **_: Any) -> float:
         """The one-sided p-value of the F test of ``ICC = rho0`` (``rho0 = 0``: Shrout &
         Fleiss's test; otherwise McGraw & Wong's)."""
         _check_method(method)
+        if self.__dict__.get("_incomplete") is not None:
+            if rho0 != 0.0 or np.isnan(self.p_value_F):
+                warn(
+                    f"no test of ICC({self.form}) = {rho0} on an incomplete layout here.",
+                    UndefinedStatisticWarning,
+                )
+                return math.nan
+            return float(self.p_value_F)
         return float(test(self._ms(), self.form, rho0)["p_value"][0])
 
     def standard_error(self, *_: Any, **__: Any) -> float:

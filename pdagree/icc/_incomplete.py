@@ -1,0 +1,80 @@
+"""The six forms on an incomplete layout (a rater missing on some items).
+
+One-way forms: the classic unbalanced one-way ANOVA. With ``N`` ratings of ``n`` items,
+``m_i`` on item ``i``, ``MSB = sum_i m_i (mean_i - mean)^2 / (n - 1)``,
+``MSW = sum_ij (y_ij - mean_i)^2 / (N - n)`` and the mean group size
+``n0 = (N - sum_i m_i^2 / N) / (n - 1)`` (Snedecor & Cochran; Searle, Casella & McCulloch
+1992, section 3.6), ``ICC(1,1) = (MSB - MSW) / (MSB + (n0 - 1) MSW)`` and
+``ICC(1,k) = (MSB - MSW) / MSB``; ``F = MSB / MSW`` on ``(n - 1, N - n)``, and the interval
+is the balanced one with ``n0`` for ``k`` (an approximation).
+
+Two-way forms: the variance components of the crossed random-effects model by REML
+(:mod:`._reml`), converted as McGraw & Wong (1996) define the forms:
+``A,1 = s_a / (s_a + s_b + s_e)``, ``C,1 = s_a / (s_a + s_e)``, and the mean of ``k``
+ratings with ``k`` the mean number of ratings per item:
+``A,k = s_a / (s_a + (s_b + s_e) / k)``, ``C,k = s_a / (s_a + s_e / k)``. No F test or
+interval is given for them (nan): the F distributions of the complete layout do not hold.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._lazy import scipy_stats as stats
+from .._typing import FloatArray, IntArray
+from ._reml import reml
+
+__all__ = ["incomplete_forms"]
+
+
+def incomplete_forms(
+    x: FloatArray, item: IntArray, rater: IntArray, n_items: int, k: int, level: float
+) -> dict[str, dict[str, float]]:
+    """Per form: ``value``, ``F``, ``df1``, ``df2``, ``p_value``, ``low``, ``high`` of one
+    group's incomplete layout (items renumbered ``0..n_items-1``, raters ``0..k-1``)."""
+    m = np.bincount(item, minlength=n_items).astype(np.float64)
+    rated = m > 0
+    n = float(rated.sum())
+    big_n = float(len(x))
+    s = np.bincount(item, weights=x, minlength=n_items)
+    mean_i = np.divide(s, m, out=np.zeros_like(s), where=rated)
+    grand = x.mean()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        msb = float((m * (mean_i - grand) ** 2).sum() / (n - 1.0))
+        msw = float(((x - mean_i[item]) ** 2).sum() / (big_n - n))
+        n0 = (big_n - (m * m).sum() / big_n) / (n - 1.0)
+        f = msb / msw
+    df1, df2 = n - 1.0, big_n - n
+    p = float(stats.f.sf(f, df1, df2))
+    q = 1.0 - (1.0 - level) / 2.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f_low = f / stats.f.ppf(q, df1, df2)
+        f_high = f * stats.f.ppf(q, df2, df1)
+        out: dict[str, dict[str, float]] = {
+            "1,1": {
+                "value": (msb - msw) / (msb + (n0 - 1.0) * msw),
+                "low": (f_low - 1.0) / (f_low + n0 - 1.0),
+                "high": (f_high - 1.0) / (f_high + n0 - 1.0),
+            },
+            "1,k": {
+                "value": (msb - msw) / msb,
+                "low": 1.0 - 1.0 / f_low,
+                "high": 1.0 - 1.0 / f_high,
+            },
+        }
+    for form in ("1,1", "1,k"):
+        out[form].update(F=f, df1=df1, df2=df2, p_value=p)
+    parts = reml(x, item, rater, n_items, k)
+    a, b, e = parts.targets, parts.raters, parts.residual
+    k_bar = big_n / n
+    nan = {"F": np.nan, "df1": np.nan, "df2": np.nan, "p_value": np.nan}
+    nan.update(low=np.nan, high=np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for form, v in (
+            ("A,1", a / (a + b + e)),
+            ("C,1", a / (a + e)),
+            ("A,k", a / (a + (b + e) / k_bar)),
+            ("C,k", a / (a + e / k_bar)),
+        ):
+            out[form] = {"value": float(v), **nan}
+    return out
