@@ -111,7 +111,13 @@ def _group_arrays(layout: Layout, g: int) -> tuple[FloatArray, IntArray, IntArra
     return layout.x[rows], item_code, rater_code, len(items), len(raters)
 
 
-def _rows(layout: Layout, name: str, level: float, rho0: float = 0.0) -> dict[str, FloatArray]:
+def _rows(
+    layout: Layout,
+    name: str,
+    level: float,
+    rho0: float = 0.0,
+    cache: dict[str, tuple[FloatArray, FloatArray]] | None = None,
+) -> dict[str, FloatArray]:
     """Per group: the form's ``value``, ``F``, ``df1``, ``df2``, ``p_value``, ``low`` and
     ``high``; complete groups from the mean squares (vectorised), incomplete ones from
     :func:`incomplete_forms` (one group at a time)."""
@@ -119,7 +125,7 @@ def _rows(layout: Layout, name: str, level: float, rho0: float = 0.0) -> dict[st
     values = value(ms, name)
     ones = np.ones_like(values)
     t = test(ms, name, rho0)
-    low, high = interval(ms, name, level)
+    low, high = interval(ms, name, level, cache)
     out = {
         "value": values,
         "F": t["F"] * ones,
@@ -310,8 +316,9 @@ def icc_table(
     ms = layout.ms
     groups = layout.data.enc.groups
     parts = []
+    quantiles: dict[str, tuple[FloatArray, FloatArray]] = {}
     for name in FORMS:  # six forms, each vectorised over the complete groups
-        rows = _rows(layout, name, confidence_level, rho0)
+        rows = _rows(layout, name, confidence_level, rho0, quantiles)
         parts.append(
             {
                 "form": np.repeat(name, len(rows["value"])),

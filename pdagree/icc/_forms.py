@@ -128,7 +128,7 @@ def interval(
         if form[0] in "1C":
             f, df1, df2 = statistic(ms, form)
             if form[0] not in cache:
-                cache[form[0]] = (stats.f.ppf(q, df1, df2), stats.f.ppf(q, df2, df1))
+                cache[form[0]] = (_ppf(q, df1, df2), _ppf(q, df2, df1))
             q12, q21 = cache[form[0]]
             f_low = f / q12
             f_high = f * q21
@@ -141,13 +141,25 @@ def interval(
         vd = (n - 1.0) * k**2 * icc**2 * fj**2 + (n * (1.0 + (k - 1.0) * icc) - k * icc) ** 2
         v = vn / vd
         if "A" not in cache:
-            cache["A"] = (stats.f.ppf(q, n - 1.0, v), stats.f.ppf(q, v, n - 1.0))
+            cache["A"] = (_ppf(q, n - 1.0, v), _ppf(q, v, n - 1.0))
         f_upper, f_lower = cache["A"]
         low = n * (msr - f_upper * mse) / (f_upper * (k * msc + (k * n - k - n) * mse) + n * msr)
         high = n * (f_lower * msr - mse) / (k * msc + (k * n - k - n) * mse + n * f_lower * msr)
         if form == "A,k":  # Spearman-Brown, as psych
             low, high = low * k / (1.0 + low * (k - 1.0)), high * k / (1.0 + high * (k - 1.0))
         return np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
+
+
+def _ppf(q: float, df1: Any, df2: Any) -> FloatArray:
+    """The F distribution's ``q`` quantile, computed once per distinct ``(df1, df2)``: with
+    ``by=``, groups of one size share their degrees of freedom, and the quantile is the
+    costly part of an interval."""
+    d1, d2 = np.broadcast_arrays(np.asarray(df1, np.float64), np.asarray(df2, np.float64))
+    if d1.size <= 1:
+        return np.asarray(stats.f.ppf(q, d1, d2), dtype=np.float64)
+    pairs, inverse = np.unique(np.stack([d1.ravel(), d2.ravel()]), axis=1, return_inverse=True)
+    values = np.asarray(stats.f.ppf(q, pairs[0], pairs[1]), dtype=np.float64)
+    return values[inverse.ravel()].reshape(d1.shape)
 
 
 def as_array(x: Any) -> FloatArray:
