@@ -90,22 +90,62 @@ def test_equal_to_pingouin_on_random_complete_designs(seed: int) -> None:
     np.testing.assert_allclose(wide_frame.agree.icc_table()["value"], ours["value"], rtol=1e-12)
 
 
+def irr_test(ms: dict, form: str, r0: float) -> tuple[float, float, float]:
+    """McGraw & Wong's (1996, Tables 7 and 8) tests as R irr 0.84.1 computes them
+    (R/icc.R), written here from the mean squares: (F, df1, df2)."""
+    n, k = ms["n_items"], ms["n_raters"]
+    msr, msc, mse, msw = ms["ms_rows"], ms["ms_columns"], ms["ms_error"], ms["ms_within"]
+    if form == "1,1":
+        return msr / msw * (1 - r0) / (1 + (k - 1) * r0), n - 1, n * (k - 1)
+    if form == "1,k":
+        return msr / msw * (1 - r0), n - 1, n * (k - 1)
+    if form == "C,1":
+        return msr / mse * (1 - r0) / (1 + (k - 1) * r0), n - 1, (n - 1) * (k - 1)
+    if form == "C,k":
+        return msr / mse * (1 - r0), n - 1, (n - 1) * (k - 1)
+    if form == "A,1":
+        coeff = (msr - mse) / (msr + (k - 1) * mse + k / n * (msc - mse))
+        a, b = k * r0 / (n * (1 - r0)), 1 + k * r0 * (n - 1) / (n * (1 - r0))
+    else:
+        coeff = (msr - mse) / (msr + (msc - mse) / n)
+        a, b = r0 / (n * (1 - r0)), 1 + r0 * (n - 1) / (n * (1 - r0))
+    f = msr / (a * msc + b * mse)
+    a, b = k * coeff / (n * (1 - coeff)), 1 + k * coeff * (n - 1) / (n * (1 - coeff))
+    v = (a * msc + b * mse) ** 2 / (
+        (a * msc) ** 2 / (k - 1) + (b * mse) ** 2 / ((n - 1) * (k - 1))
+    )
+    return f, n - 1, v
+
+
+@pytest.mark.parametrize("rho0", [0.0, 0.3, 0.6])
+def test_mcgraw_wong_tests_equal_irr_s(rho0: float) -> None:
+    for frame in (SHROUT_FLEISS, wine().pivot(index="Wine", columns="Judge", values="Scores")):
+        table = frame.agree.icc_table(test="mcgraw_wong", rho0=rho0)
+        ms = table.attrs["mean_squares"]
+        for form in FORMS:
+            f, df1, df2 = irr_test(ms, form, rho0)
+            row = table.loc[form]
+            assert row["F"] == pytest.approx(f, rel=1e-12), form
+            assert (row["df1"], row["df2"]) == pytest.approx((df1, df2), rel=1e-12), form
+            assert row["p_value"] == pytest.approx(stats.f.sf(f, df1, df2), rel=1e-9)
+    single = SHROUT_FLEISS.agree.icc("A,1")
+    f, df1, df2 = irr_test(SHROUT_FLEISS.agree.icc_table().attrs["mean_squares"], "A,1", 0.2)
+    assert single.p_value(rho0=0.2) == pytest.approx(stats.f.sf(f, df1, df2), rel=1e-9)
+
+
 def test_mcgraw_wong_tests_at_the_estimate_give_f_equal_to_one() -> None:
-    """McGraw & Wong (1996), Tables 7-8: testing ICC = rho0 at rho0 = the estimate gives
-    F = 1 for every form, and rho0 = 0 is Shrout & Fleiss's F test."""
+    """Testing ICC = rho0 at rho0 = the estimate gives F = 1 for every form (McGraw & Wong's
+    statistics follow from the forms' definitions), and at rho0 = 0 the statistic is Shrout
+    & Fleiss's."""
     ratings = SHROUT_FLEISS.agree()
     plain = ratings.icc_table()
     zero = ratings.icc_table(test="mcgraw_wong")
     np.testing.assert_allclose(zero["F"], plain["F"], rtol=1e-12)
     for form in FORMS:
         rho = float(plain.loc[form, "value"])
-        at = ratings.icc_table(test="mcgraw_wong", rho0=max(rho, 0.0)).loc[form]
         if rho > 0:
+            at = ratings.icc_table(test="mcgraw_wong", rho0=rho).loc[form]
             assert at["F"] == pytest.approx(1.0, rel=1e-12), form
-            assert at["p_value"] == pytest.approx(stats.f.sf(1.0, at["df1"], at["df2"]))
-    # Agreement forms: Satterthwaite's df2 (not (n - 1)(k - 1)) when rho0 > 0.
-    agreement = ratings.icc_table(test="mcgraw_wong", rho0=0.2).loc["A,1"]
-    assert agreement["df2"] != 15.0 and agreement["df2"] > 0
 
 
 def test_by_groups_equal_a_loop_and_omit_equals_dropping_incomplete_items() -> None:

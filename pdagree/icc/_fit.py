@@ -117,6 +117,7 @@ def _rows(
     level: float,
     rho0: float = 0.0,
     cache: dict[str, tuple[FloatArray, FloatArray]] | None = None,
+    mcgraw_wong: bool = False,
 ) -> dict[str, FloatArray]:
     """Per group: the form's ``value``, ``F``, ``df1``, ``df2``, ``p_value``, ``low`` and
     ``high``; complete groups from the mean squares (vectorised), incomplete ones from
@@ -124,7 +125,7 @@ def _rows(
     ms = layout.ms
     values = value(ms, name)
     ones = np.ones_like(values)
-    t = test(ms, name, rho0)
+    t = test(ms, name, rho0, mcgraw_wong)
     low, high = interval(ms, name, level, cache)
     out = {
         "value": values,
@@ -138,9 +139,8 @@ def _rows(
     for g in np.flatnonzero(layout.incomplete):
         parts = incomplete_forms(*_group_arrays(layout, int(g)), level)[name]
         for column in out:
-            out[column][g] = (
-                parts[column] if rho0 == 0.0 or column in ("value", "low", "high") else np.nan
-            )
+            keep = not mcgraw_wong or column in ("value", "low", "high")
+            out[column][g] = parts[column] if keep else np.nan
     return out
 
 
@@ -318,7 +318,7 @@ def icc_table(
     parts = []
     quantiles: dict[str, tuple[FloatArray, FloatArray]] = {}
     for name in FORMS:  # six forms, each vectorised over the complete groups
-        rows = _rows(layout, name, confidence_level, rho0, quantiles)
+        rows = _rows(layout, name, confidence_level, rho0, quantiles, test == "mcgraw_wong")
         parts.append(
             {
                 "form": np.repeat(name, len(rows["value"])),
@@ -360,10 +360,6 @@ def icc_table(
     frame.attrs["n_dropped"] = layout.dropped
     frame.attrs["test"] = test if test == "F" else f"mcgraw_wong (rho0={rho0})"
     return frame
-
-
-def _test(ms: MeanSquares, name: str, rho0: float) -> dict[str, FloatArray]:
-    return test(ms, name, rho0)
 
 
 def kendall_w(data: RatingData, *, correct_ties: bool = True) -> Any:

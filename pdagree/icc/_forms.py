@@ -18,9 +18,11 @@ C,k     ICC3k     two-way, consistency, mean of k             (MSR - MSE) / MSR
 ``test="F"`` (Shrout & Fleiss 1979, eqs. 5-8; psych and pingouin): ``F = MSR / MSW`` on
 ``(n - 1, n (k - 1))`` degrees of freedom for the one-way forms, ``F = MSR / MSE`` on
 ``(n - 1, (n - 1)(k - 1))`` for the two-way ones. ``test="mcgraw_wong"`` (McGraw & Wong
-1996, Tables 7 and 8; irr): the same against ``ICC = rho0``, the one-way and consistency
-statistics scaled by ``(1 - rho0) / (1 + (k - 1) rho0)`` (single) or ``1 - rho0`` (mean), the
-agreement ones ``F = MSR / (a MSC + b MSE)`` with Satterthwaite's ``df2``.
+1996, Tables 7 and 8; R irr 0.84): the same against ``ICC = rho0``, the one-way and
+consistency statistics scaled by ``(1 - rho0) / (1 + (k - 1) rho0)`` (single) or
+``1 - rho0`` (mean), the agreement ones ``F = MSR / (a MSC + b MSE)`` with ``a`` and ``b``
+at ``rho0`` and Satterthwaite's ``df2`` with them at the estimate (so that even at
+``rho0 = 0`` the agreement forms' ``df2`` is not ``(n - 1)(k - 1)``, as in irr).
 
 Intervals (psych >= 2.2.2, pingouin): from the F quantiles for the one-way and consistency
 forms (Shrout & Fleiss 1979, eqs. 6 and 8); for ``A,1`` Satterthwaite's ``v`` and
@@ -78,9 +80,11 @@ def value(ms: MeanSquares, form: str) -> FloatArray:
     return np.asarray(out, dtype=np.float64)
 
 
-def statistic(ms: MeanSquares, form: str, rho0: float = 0.0) -> tuple[FloatArray, ...]:
-    """``(F, df1, df2)`` of McGraw & Wong's test of ``ICC = rho0`` (with ``rho0 = 0``,
-    Shrout & Fleiss's F test)."""
+def statistic(
+    ms: MeanSquares, form: str, rho0: float = 0.0, mcgraw_wong: bool = False
+) -> tuple[FloatArray, ...]:
+    """``(F, df1, df2)``: Shrout & Fleiss's F test of ``ICC = 0``, or (``mcgraw_wong``)
+    McGraw & Wong's test of ``ICC = rho0`` as R's irr computes it."""
     n, k = ms.n, ms.k
     msr, msc, mse, msw = ms.ms_rows, ms.ms_columns, ms.ms_error, ms.ms_within
     df1 = n - 1.0
@@ -89,25 +93,33 @@ def statistic(ms: MeanSquares, form: str, rho0: float = 0.0) -> tuple[FloatArray
         scale = (1.0 - rho0) / (1.0 + (k - 1.0) * rho0) if single else 1.0 - rho0
         if form[0] == "1":
             return msr / msw * scale, df1, n * (k - 1.0)
-        if form[0] == "C" or rho0 == 0.0:
+        if form[0] == "C" or not mcgraw_wong:
             return msr / mse * scale, df1, (n - 1.0) * (k - 1.0)
-        # Absolute agreement against rho0 > 0 (McGraw & Wong 1996, Tables 7-8, cases 2A/3A).
-        if single:
-            a = k * rho0 / (n * (1.0 - rho0))
-            b = 1.0 + k * rho0 * (n - 1.0) / (n * (1.0 - rho0))
-        else:
-            a = rho0 / (n * (1.0 - rho0))
-            b = 1.0 + rho0 * (n - 1.0) / (n * (1.0 - rho0))
-        denominator = a * msc + b * mse
+
+        # Absolute agreement (McGraw & Wong 1996, Tables 7-8, cases 2A/3A): the statistic with
+        # a and b at rho0, its df2 Satterthwaite's with a and b at the estimate, as irr
+        # computes it (for the mean of k too, irr keeps the single form's factor k).
+        def coefficients(r: Any) -> tuple[Any, Any]:
+            if single:
+                return k * r / (n * (1.0 - r)), 1.0 + k * r * (n - 1.0) / (n * (1.0 - r))
+            return r / (n * (1.0 - r)), 1.0 + r * (n - 1.0) / (n * (1.0 - r))
+
+        a, b = coefficients(rho0)
+        estimate = value(ms, form)
+        a_hat = k * estimate / (n * (1.0 - estimate))
+        b_hat = 1.0 + k * estimate * (n - 1.0) / (n * (1.0 - estimate))
+        denominator = a_hat * msc + b_hat * mse
         df2 = denominator**2 / (
-            (a * msc) ** 2 / (k - 1.0) + (b * mse) ** 2 / ((n - 1.0) * (k - 1.0))
+            (a_hat * msc) ** 2 / (k - 1.0) + (b_hat * mse) ** 2 / ((n - 1.0) * (k - 1.0))
         )
-        return msr / denominator, df1, df2
+        return msr / (a * msc + b * mse), df1, df2
 
 
-def test(ms: MeanSquares, form: str, rho0: float = 0.0) -> dict[str, FloatArray]:
+def test(
+    ms: MeanSquares, form: str, rho0: float = 0.0, mcgraw_wong: bool = False
+) -> dict[str, FloatArray]:
     """``F``, ``df1``, ``df2`` and the one-sided p-value ``P(F' > F)``."""
-    f, df1, df2 = statistic(ms, form, rho0)
+    f, df1, df2 = statistic(ms, form, rho0, mcgraw_wong)
     return {"F": f, "df1": df1, "df2": df2, "p_value": stats.f.sf(f, df1, df2)}
 
 

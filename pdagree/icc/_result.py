@@ -94,7 +94,7 @@ class ICC(Coefficient):
                 )
                 return math.nan
             return float(self.p_value_F)
-        return float(test(self._ms(), self.form, rho0)["p_value"][0])
+        return float(test(self._ms(), self.form, rho0, rho0 != 0.0)["p_value"][0])
 
     def standard_error(self, *_: Any, **__: Any) -> float:
         """Not defined for an ICC (its interval comes from the F distribution): nan, with an
