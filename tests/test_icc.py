@@ -221,12 +221,14 @@ def test_reml_on_a_complete_layout_is_the_anova_estimate() -> None:
     rng = np.random.default_rng(5)
     n, k = 30, 4
     wide = rng.normal(0, 2, (n, 1)) + rng.normal(0, 1, (1, k)) + rng.normal(0, 1, (n, k))
-    parts = reml(wide.ravel(), np.repeat(np.arange(n), k), np.tile(np.arange(k), n), n, k)
+    targets, raters, residual = reml(
+        wide.ravel(), np.repeat(np.arange(n), k), np.tile(np.arange(k), n), n, k
+    )
     table = pd.DataFrame(wide).agree.icc_table().attrs["mean_squares"]
     msr, msc, mse = table["ms_rows"], table["ms_columns"], table["ms_error"]
-    assert parts.targets == pytest.approx((msr - mse) / k, rel=1e-7)
-    assert parts.raters == pytest.approx((msc - mse) / n, rel=1e-7)
-    assert parts.residual == pytest.approx(mse, rel=1e-7)
+    assert targets == pytest.approx((msr - mse) / k, rel=1e-7)
+    assert raters == pytest.approx((msc - mse) / n, rel=1e-7)
+    assert residual == pytest.approx(mse, rel=1e-7)
 
 
 def test_one_way_forms_on_an_unbalanced_layout_use_n0() -> None:

@@ -3,7 +3,7 @@ layout, label the result."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
@@ -15,7 +15,7 @@ from .._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
 from ..definitions import RatingData
 from ._anova import MeanSquares, mean_squares
 from ._forms import FORMS, SHROUT_FLEISS, form_name, interval, test, value
-from ._incomplete import incomplete_forms
+from ._incomplete import incomplete_groups
 from ._kendall import kendall_sums
 from ._result import ICC, KendallW
 
@@ -70,6 +70,7 @@ class Layout:
     how: str
     dropped: int
     partial: BoolArray  # per group: has an item some rater did not rate
+    cache: dict[str, Any] = field(default_factory=dict)
 
     def per_group(self) -> Any:
         """Per group: "complete", "incomplete" (estimated as such) or "omit" (dropped)."""
@@ -136,12 +137,28 @@ def _rows(
         "low": low * ones,
         "high": high * ones,
     }
-    for g in np.flatnonzero(layout.incomplete):
-        parts = incomplete_forms(*_group_arrays(layout, int(g)), level)[name]
+    if layout.incomplete.any():
+        table = _incomplete_table(layout, level)[name]
+        groups = layout.incomplete
         for column in out:
-            keep = not mcgraw_wong or column in ("value", "low", "high")
-            out[column][g] = parts[column] if keep else np.nan
+            if not mcgraw_wong or column in ("value", "low", "high"):
+                out[column][groups] = table[column][groups]
+            else:
+                out[column][groups] = np.nan
     return out
+
+
+def _incomplete_table(layout: Layout, level: float) -> dict[str, dict[str, FloatArray]]:
+    """Every group's incomplete-layout forms (:func:`incomplete_groups`), computed once per
+    layout and level."""
+    key = f"incomplete@{level!r}"
+    if key not in layout.cache:
+        enc = layout.data.enc
+        assert enc.rater is not None
+        layout.cache[key] = incomplete_groups(
+            layout.x, enc.item, enc.rater, enc.group, enc.n_groups, enc.n_raters, level
+        )
+    return layout.cache[key]
 
 
 def _warn_undefined(values: FloatArray, method: str, groups: pd.Index | None) -> None:

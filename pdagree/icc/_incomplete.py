@@ -21,36 +21,48 @@ from __future__ import annotations
 import numpy as np
 
 from .._lazy import scipy_stats as stats
-from .._typing import FloatArray, IntArray
-from ._reml import reml
+from .._typing import FloatArray, IntArray, as_float
+from ._reml import reml_groups
 
-__all__ = ["incomplete_forms"]
+__all__ = ["incomplete_forms", "incomplete_groups"]
+
+Table = dict[str, dict[str, FloatArray]]
 
 
-def incomplete_forms(
-    x: FloatArray, item: IntArray, rater: IntArray, n_items: int, k: int, level: float
-) -> dict[str, dict[str, float]]:
-    """Per form: ``value``, ``F``, ``df1``, ``df2``, ``p_value``, ``low``, ``high`` of one
-    group's incomplete layout (items renumbered ``0..n_items-1``, raters ``0..k-1``)."""
+def incomplete_groups(
+    x: FloatArray,
+    item: IntArray,
+    rater: IntArray,
+    item_group: IntArray,
+    n_groups: int,
+    n_raters: int,
+    level: float,
+) -> Table:
+    """Per form and column (``value``, ``F``, ``df1``, ``df2``, ``p_value``, ``low``,
+    ``high``): one value per group, every group at once."""
+    n_items = len(item_group)
     m = np.bincount(item, minlength=n_items).astype(np.float64)
     rated = m > 0
-    n = float(rated.sum())
-    big_n = float(len(x))
+    g_ann = item_group[item]
+    n = np.bincount(item_group, weights=rated, minlength=n_groups)
+    big_n = np.bincount(g_ann, minlength=n_groups).astype(np.float64)
     s = np.bincount(item, weights=x, minlength=n_items)
     mean_i = np.divide(s, m, out=np.zeros_like(s), where=rated)
-    grand = x.mean()
     with np.errstate(invalid="ignore", divide="ignore"):
-        msb = float((m * (mean_i - grand) ** 2).sum() / (n - 1.0))
-        msw = float(((x - mean_i[item]) ** 2).sum() / (big_n - n))
-        n0 = (big_n - (m * m).sum() / big_n) / (n - 1.0)
+        grand = np.bincount(g_ann, weights=x, minlength=n_groups) / big_n
+        between = m * (mean_i - grand[item_group]) ** 2
+        msb = np.bincount(item_group, weights=between, minlength=n_groups) / (n - 1.0)
+        within = (x - mean_i[item]) ** 2
+        msw = np.bincount(g_ann, weights=within, minlength=n_groups) / (big_n - n)
+        sum_m2 = np.bincount(item_group, weights=m * m, minlength=n_groups)
+        n0 = (big_n - sum_m2 / big_n) / (n - 1.0)
         f = msb / msw
-    df1, df2 = n - 1.0, big_n - n
-    p = float(stats.f.sf(f, df1, df2))
-    q = 1.0 - (1.0 - level) / 2.0
-    with np.errstate(invalid="ignore", divide="ignore"):
+        df1, df2 = as_float(n - 1.0), as_float(big_n - n)
+        p = stats.f.sf(f, df1, df2)
+        q = 1.0 - (1.0 - level) / 2.0
         f_low = f / stats.f.ppf(q, df1, df2)
         f_high = f * stats.f.ppf(q, df2, df1)
-        out: dict[str, dict[str, float]] = {
+        out: Table = {
             "1,1": {
                 "value": (msb - msw) / (msb + (n0 - 1.0) * msw),
                 "low": (f_low - 1.0) / (f_low + n0 - 1.0),
@@ -64,11 +76,9 @@ def incomplete_forms(
         }
     for form in ("1,1", "1,k"):
         out[form].update(F=f, df1=df1, df2=df2, p_value=p)
-    parts = reml(x, item, rater, n_items, k)
-    a, b, e = parts.targets, parts.raters, parts.residual
+    a, b, e = reml_groups(x, item, rater, item_group, n_groups, n_raters)
     k_bar = big_n / n
-    nan = {"F": np.nan, "df1": np.nan, "df2": np.nan, "p_value": np.nan}
-    nan.update(low=np.nan, high=np.nan)
+    nan = np.full(n_groups, np.nan)
     with np.errstate(invalid="ignore", divide="ignore"):
         for form, v in (
             ("A,1", a / (a + b + e)),
@@ -76,5 +86,15 @@ def incomplete_forms(
             ("A,k", a / (a + (b + e) / k_bar)),
             ("C,k", a / (a + e / k_bar)),
         ):
-            out[form] = {"value": float(v), **nan}
+            out[form] = {"value": v, **dict.fromkeys(("F", "df1", "df2", "p_value"), nan)}
+            out[form].update(low=nan, high=nan)
     return out
+
+
+def incomplete_forms(
+    x: FloatArray, item: IntArray, rater: IntArray, n_items: int, k: int, level: float
+) -> dict[str, dict[str, float]]:
+    """:func:`incomplete_groups` of one group's layout (items ``0..n_items-1``, raters
+    ``0..k-1``), as floats."""
+    table = incomplete_groups(x, item, rater, np.zeros(n_items, np.int64), 1, k, level)
+    return {form: {c: float(v[0]) for c, v in cols.items()} for form, cols in table.items()}

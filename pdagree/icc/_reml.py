@@ -14,153 +14,229 @@ with ``y' P y = y'V^-1 y - (1'V^-1 y)^2 / 1'V^-1 1`` (Patterson & Thompson 1971;
 Casella & McCulloch 1992, ch. 6). ``c_i`` depends on the item only through ``m_i``, so every
 term is a sum over the classes of items with the same number of ratings: per class the items,
 their rating sums and squares, the raters' co-rating counts and the raters' sums. They are
-gathered once (one pass of ``np.bincount``); each evaluation of ``l_R`` costs O(classes x k^2)
-plus one k x k factorisation. The three log-variances are found by L-BFGS-B on that function.
+gathered once (one pass of ``np.bincount``, and one sparse product per class for the
+co-rating counts); each evaluation of ``l_R`` costs O(classes x k^2) plus one k x k
+factorisation, for every ``by=`` group at once (batched). The function is separable over the
+groups, so one L-BFGS-B run over all groups' log-variances, with the gradient from batched
+central differences, fits each group as if alone; a few batched Newton steps then polish each
+group's estimate to about 1e-10.
 On a complete layout the REML estimates are the ANOVA ones (when those are not negative).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from .._lazy import scipy_sparse as sp
-from .._typing import FloatArray, IntArray
+from .._typing import BoolArray, FloatArray, IntArray, as_float
 
-__all__ = ["Components", "reml"]
+__all__ = ["reml", "reml_groups"]
 
-
-@dataclass(frozen=True)
-class Components:
-    """The variance components ``s_a`` (targets), ``s_b`` (raters), ``s_e`` (residual)."""
-
-    targets: float
-    raters: float
-    residual: float
-    converged: bool
+#: Cells (groups x classes x raters^2) of the co-rating counts held at once; larger by=
+#: problems are fitted a chunk of groups at a time.
+MAX_CELLS = 20_000_000
+LOW, HIGH = -25.0, 5.0
 
 
-def _statistics(x: FloatArray, item: IntArray, rater: IntArray, n_items: int, k: int) -> dict:
+def _statistics(
+    x: FloatArray, item: IntArray, rater: IntArray, item_group: IntArray, n_groups: int, r: int
+) -> dict[str, FloatArray]:
+    """Per group and class (items with ``m = class + 1`` ratings): the sufficient statistics,
+    padded to ``r`` raters and ``r`` classes."""
+    n_items = len(item_group)
     m = np.bincount(item, minlength=n_items)
     rated = np.flatnonzero(m > 0)
     s = np.bincount(item, weights=x, minlength=n_items)
-    q = np.bincount(item, weights=x * x, minlength=n_items)
-    sizes, cls = np.unique(m[rated], return_inverse=True)
-    n_cls = len(sizes)
-    cls_of_item = np.full(n_items, -1)
-    cls_of_item[rated] = cls
-    c_ann = cls_of_item[item]
-    count = np.bincount(cls, minlength=n_cls).astype(np.float64)
-    sum_s = np.bincount(cls, weights=s[rated], minlength=n_cls)
-    sum_ss = np.bincount(cls, weights=s[rated] ** 2, minlength=n_cls)
-    n_j = np.bincount(c_ann * k + rater, minlength=n_cls * k).reshape(n_cls, k)
-    s_j = np.bincount(c_ann * k + rater, weights=s[item], minlength=n_cls * k).reshape(n_cls, k)
-    # Co-rating counts per class: D' D over the class's items, D the items x raters incidence.
-    incidence = sp.csr_matrix((np.ones(len(item)), (item, rater)), shape=(n_items, k))
-    co = np.zeros((n_cls, k, k))
-    for c in range(n_cls):  # one class per distinct number of ratings: at most k
-        rows = incidence[rated[cls == c]]
-        co[c] = (rows.T @ rows).toarray()
+    g, c = item_group[rated], m[rated] - 1
+    gc = g * r + c
+    cells = n_groups * r
+    count = np.bincount(gc, minlength=cells).astype(np.float64).reshape(n_groups, r)
+    sum_s = as_float(np.bincount(gc, weights=s[rated], minlength=cells)).reshape(n_groups, r)
+    sum_ss = as_float(np.bincount(gc, weights=s[rated] ** 2, minlength=cells)).reshape(n_groups, r)
+    gc_item = np.full(n_items, -1)
+    gc_item[rated] = gc
+    key = gc_item[item] * r + rater
+    n_j = np.bincount(key, minlength=cells * r).astype(np.float64).reshape(n_groups, r, r)
+    s_j = as_float(np.bincount(key, weights=s[item], minlength=cells * r)).reshape(n_groups, r, r)
+    # Co-rating counts: per class, E' D with D the items x raters incidence and E the same
+    # with each rating's column moved to its item's group block.
+    co = np.zeros((n_groups, r, r, r))
+    item_class = np.full(n_items, -1)
+    item_class[rated] = c
+    cls = item_class[item]
+    for k in np.unique(c):  # one class per distinct number of ratings: at most r
+        rows = cls == k
+        it, rt = item[rows], rater[rows]
+        d = sp.csr_matrix((np.ones(len(it)), (it, rt)), shape=(n_items, r))
+        e = sp.csr_matrix(
+            (np.ones(len(it)), (it, item_group[it] * r + rt)), shape=(n_items, n_groups * r)
+        )
+        co[:, k] = np.asarray((e.T @ d).todense()).reshape(n_groups, r, r)
     return {
-        "sizes": sizes.astype(np.float64),
+        "sizes": np.arange(1.0, r + 1.0),
         "count": count,
         "sum_s": sum_s,
         "sum_ss": sum_ss,
-        "n_j": n_j.astype(np.float64),
+        "n_j": n_j,
         "s_j": s_j,
         "co": co,
-        "t_j": np.bincount(rater, weights=x, minlength=k),
-        "rater_n": np.bincount(rater, minlength=k).astype(np.float64),
-        "q": float(q.sum()),
-        "n_total": float(len(x)),
+        "t_j": as_float(
+            np.bincount(item_group[item] * r + rater, weights=x, minlength=cells)
+        ).reshape(n_groups, r),
+        "rater_n": np.bincount(item_group[item] * r + rater, minlength=cells)
+        .astype(np.float64)
+        .reshape(n_groups, r),
+        "q": as_float(np.bincount(item_group[item], weights=x * x, minlength=n_groups)),
     }
 
 
-def _minus_two_log_likelihood(theta: FloatArray, st: dict) -> float:
-    a, b, e = np.exp(theta)
-    sizes, count = st["sizes"], st["count"]
-    k = st["co"].shape[1]
-    c = a / (e + sizes * a)  # per class
-    one_w_one = (count * sizes - c * count * sizes**2).sum() / e
-    one_w_y = (st["sum_s"] - c * sizes * st["sum_s"]).sum() / e
-    y_w_y = (st["q"] - (c * st["sum_ss"]).sum()) / e
-    big_b = (np.diag(st["rater_n"]) - np.einsum("c,cjl->jl", c, st["co"])) / e
-    u = (st["rater_n"] - (c[:, None] * sizes[:, None] * st["n_j"]).sum(axis=0)) / e
-    w = (st["t_j"] - (c[:, None] * st["s_j"]).sum(axis=0)) / e
-    m_mat = np.eye(k) / b + big_b
+def _objective(theta: FloatArray, st: dict[str, FloatArray]) -> FloatArray:
+    """``-2 l_R`` (up to a constant) of each group, ``theta`` (G, 3) its log-variances."""
+    a, b, e = (np.exp(theta[:, i]) for i in range(3))
+    sizes, count = st["sizes"][None, :], st["count"]
+    r = sizes.shape[1]
+    c = a[:, None] / (e[:, None] + sizes * a[:, None])  # (G, classes)
+    one_w_one = (count * sizes - c * count * sizes**2).sum(axis=1) / e
+    one_w_y = (st["sum_s"] - c * sizes * st["sum_s"]).sum(axis=1) / e
+    y_w_y = (st["q"] - (c * st["sum_ss"]).sum(axis=1)) / e
+    big_b = st["rater_n"][:, :, None] * np.eye(r) - np.einsum("gc,gcjl->gjl", c, st["co"])
+    big_b /= e[:, None, None]
+    u = (st["rater_n"] - np.einsum("gc,gcj->gj", c * sizes, st["n_j"])) / e[:, None]
+    w = (st["t_j"] - np.einsum("gc,gcj->gj", c, st["s_j"])) / e[:, None]
+    m_mat = big_b + np.eye(r) / b[:, None, None]
+    out = np.full(len(a), np.inf)
     try:
         chol = np.linalg.cholesky(m_mat)
-    except np.linalg.LinAlgError:
-        return np.inf
-    log_det_m = 2.0 * np.log(np.diag(chol)).sum()
-    solved = np.linalg.solve(m_mat, np.column_stack([u, w]))
-    a11 = one_w_one - u @ solved[:, 0]
-    a1y = one_w_y - u @ solved[:, 1]
-    ayy = y_w_y - w @ solved[:, 1]
-    log_det_w = (count * ((sizes - 1.0) * np.log(e) + np.log(e + sizes * a))).sum()
-    log_det_v = log_det_w + k * np.log(b) + log_det_m
-    if not a11 > 0:
-        return np.inf
-    return float(log_det_v + np.log(a11) + (ayy - a1y * a1y / a11))
+    except np.linalg.LinAlgError:  # some group's matrix is not positive definite
+        return out
+    log_det_m = 2.0 * np.log(np.diagonal(chol, axis1=1, axis2=2)).sum(axis=1)
+    solved = np.linalg.solve(m_mat, np.stack([u, w], axis=2))
+    a11 = one_w_one - (u * solved[:, :, 0]).sum(axis=1)
+    a1y = one_w_y - (u * solved[:, :, 1]).sum(axis=1)
+    ayy = y_w_y - (w * solved[:, :, 1]).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        log_det_w = (
+            count * ((sizes - 1.0) * np.log(e)[:, None] + np.log(e[:, None] + sizes * a[:, None]))
+        ).sum(axis=1)
+        value = log_det_w + r * np.log(b) + log_det_m + np.log(a11) + ayy - a1y * a1y / a11
+    return np.where(a11 > 0, value, np.inf)
 
 
-def reml(x: FloatArray, item: IntArray, rater: IntArray, n_items: int, k: int) -> Components:
-    """REML estimates of the three variance components of one group's ratings."""
+def _gradient(theta: FloatArray, st: dict[str, FloatArray], h: float) -> FloatArray:
+    """Each group's gradient by central differences: the objective is separable, so one
+    batched evaluation perturbs a coordinate of every group at once."""
+    out = np.empty_like(theta)
+    for i in range(3):
+        step = np.zeros(3)
+        step[i] = h
+        out[:, i] = (_objective(theta + step, st) - _objective(theta - step, st)) / (2 * h)
+    return out
+
+
+def _hessian(theta: FloatArray, st: dict[str, FloatArray], h: float) -> FloatArray:
+    out = np.empty((len(theta), 3, 3))
+    eye = np.eye(3) * h
+    for i in range(3):
+        for j in range(i, 3):
+            d, g = eye[i], eye[j]
+            out[:, i, j] = out[:, j, i] = (
+                _objective(theta + d + g, st)
+                - _objective(theta + d - g, st)
+                - _objective(theta - d + g, st)
+                + _objective(theta - d - g, st)
+            ) / (4 * h * h)
+    return out
+
+
+def _fit(st: dict[str, FloatArray]) -> tuple[FloatArray, BoolArray]:
     from scipy.optimize import minimize
 
-    scale = float(np.var(x)) if len(x) > 1 else 1.0
-    scale = scale if scale > 0 else 1.0
-    centre = float(np.mean(x)) if len(x) else 0.0
-    st = _statistics((x - centre) / np.sqrt(scale), item, rater, n_items, k)
-    start = np.log(np.array([0.3, 0.1, 0.6]))
+    n_groups = len(st["q"])
+    start = np.tile(np.log([0.3, 0.1, 0.6]), (n_groups, 1))
+
+    def total(flat: FloatArray) -> tuple[float, FloatArray]:
+        theta = flat.reshape(n_groups, 3)
+        value = _objective(theta, st)
+        if not np.all(np.isfinite(value)):
+            return float("inf"), np.zeros_like(flat)
+        return float(value.sum()), _gradient(theta, st, 1e-6).ravel()
+
     fit = minimize(
-        _minus_two_log_likelihood,
-        start,
-        args=(st,),
+        total,
+        start.ravel(),
+        jac=True,
         method="L-BFGS-B",
-        bounds=[(-25.0, 5.0)] * 3,
-        options={"ftol": 1e-14, "gtol": 1e-10, "maxiter": 500},
+        bounds=[(LOW, HIGH)] * (3 * n_groups),
+        options={"ftol": 1e-15, "gtol": 1e-9, "maxiter": 2000},
     )
-    theta = _polish(fit.x, st)
-    a, b, e = np.exp(theta) * scale
-    return Components(float(a), float(b), float(e), bool(fit.success))
+    theta = fit.x.reshape(n_groups, 3)
+    # Newton polish, per group: the gradient by central differences at h = 1e-5 (truncation
+    # and rounding errors balanced), the Hessian at 1e-4; a step is kept where it does not
+    # raise that group's objective beyond its rounding, or where it is already tiny.
+    for _ in range(10):
+        f0 = _objective(theta, st)
+        grad = _gradient(theta, st, 1e-5)
+        hess = _hessian(theta, st, 1e-4)
+        ok = np.all(np.isfinite(hess), axis=(1, 2)) & (np.abs(np.linalg.det(hess)) > 1e-300)
+        step = np.zeros_like(theta)
+        if ok.any():
+            step[ok] = np.linalg.solve(hess[ok], grad[ok][:, :, None])[:, :, 0]
+        step = np.where(np.isfinite(step), step, 0.0)
+        trial = np.clip(theta - step, LOW, HIGH)
+        tiny = np.abs(step).max(axis=1) < 1e-6
+        better = (_objective(trial, st) <= f0 + 1e-12 * np.abs(f0)) | tiny
+        theta = np.where(better[:, None], trial, theta)
+        if np.abs(np.where(better[:, None], step, 0.0)).max() < 1e-13:
+            break
+    return theta, np.full(n_groups, bool(fit.success))
 
 
-def _polish(theta: FloatArray, st: dict, steps: int = 8, h: float = 1e-4) -> FloatArray:
-    """A few Newton steps on central-difference derivatives, from L-BFGS-B's optimum: the
-    estimates to about 1e-10 instead of the quasi-Newton's 1e-7; a step that does not lower
-    the function is not taken."""
-    f = _minus_two_log_likelihood
-    eye = np.eye(len(theta)) * h
-    for _ in range(steps):
-        f0 = f(theta, st)
-        grad = np.array([(f(theta + d, st) - f(theta - d, st)) / (2 * h) for d in eye])
-        hess = np.array(
-            [
-                [
-                    (
-                        f(theta + d + g, st)
-                        - f(theta + d - g, st)
-                        - f(theta - d + g, st)
-                        + f(theta - d - g, st)
-                    )
-                    / (4 * h * h)
-                    for g in eye
-                ]
-                for d in eye
-            ]
+def reml_groups(
+    x: FloatArray,
+    item: IntArray,
+    rater: IntArray,
+    item_group: IntArray,
+    n_groups: int,
+    n_raters: int,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """REML estimates ``(s_a, s_b, s_e)`` per group (each group's ratings standardised first,
+    and the estimates scaled back), every group at once, in chunks of groups when the
+    co-rating counts would exceed :data:`MAX_CELLS`."""
+    g_ann = item_group[item]
+    count = np.bincount(g_ann, minlength=n_groups).astype(np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(g_ann, weights=x, minlength=n_groups) / count
+        var = np.bincount(g_ann, weights=(x - mean[g_ann]) ** 2, minlength=n_groups) / count
+    scale = np.where(np.isfinite(var) & (var > 0), var, 1.0)
+    z = (x - np.nan_to_num(mean)[g_ann]) / np.sqrt(scale[g_ann])
+    per_group = max(n_raters, 1) ** 3
+    chunk = max(1, MAX_CELLS // per_group)
+    out = np.full((n_groups, 3), np.nan)
+    for first in range(0, n_groups, chunk):  # one chunk unless the problem is very large
+        groups = np.arange(first, min(first + chunk, n_groups))
+        inside = np.isin(item_group, groups)
+        rows = inside[item]
+        local = np.full(n_groups, -1)
+        local[groups] = np.arange(len(groups))
+        items = np.flatnonzero(inside)
+        renumber = np.full(len(item_group), -1)
+        renumber[items] = np.arange(len(items))
+        st = _statistics(
+            z[rows],
+            renumber[item[rows]],
+            rater[rows],
+            local[item_group[items]],
+            len(groups),
+            n_raters,
         )
-        try:
-            step = np.linalg.solve(hess, grad)
-        except np.linalg.LinAlgError:
-            break
-        if not np.all(np.isfinite(step)):
-            break
-        trial = np.clip(theta - step, -25.0, 5.0)
-        if not f(trial, st) <= f0:
-            break
-        theta = trial
-        if np.abs(step).max() < 1e-12:
-            break
-    return theta
+        theta, _ = _fit(st)
+        out[groups] = np.exp(theta) * scale[groups, None]
+    return out[:, 0], out[:, 1], out[:, 2]
+
+
+def reml(
+    x: FloatArray, item: IntArray, rater: IntArray, n_items: int, k: int
+) -> tuple[float, float, float]:
+    """One group's REML estimates ``(s_a, s_b, s_e)``."""
+    a, b, e = reml_groups(x, item, rater, np.zeros(n_items, dtype=np.int64), 1, k)
+    return float(a[0]), float(b[0]), float(e[0])
