@@ -376,3 +376,16 @@ def test_report_can_be_asked_for_icc_rows() -> None:
         SHROUT_FLEISS.agree.report(coefficients=["icc[B,1]"])
     with pytest.raises(ValueError, match="or 'icc'"):
         SHROUT_FLEISS.agree.report(coefficients=["intraclass"])
+
+
+def test_a_flat_or_tiny_incomplete_group_is_nan_and_leaves_the_others_alone() -> None:
+    good = incomplete_design(1).assign(g="good")
+    flat = incomplete_design(2).assign(y=3.0, g="flat")
+    flat = flat.iloc[1:]  # incomplete
+    tiny = pd.DataFrame({"item": [0, 0], "rater": [0, 1], "y": [1.0, 2.0], "g": "tiny"})
+    frame = pd.concat([good, flat, tiny], ignore_index=True)
+    with pytest.warns(UndefinedStatisticWarning):
+        table = frame.agree(item="item", rater="rater", label="y", by="g").icc_table()
+    assert table.loc["flat"]["value"].isna().all() and table.loc["tiny"]["value"].isna().all()
+    alone = good.agree(item="item", rater="rater", label="y").icc_table()
+    np.testing.assert_allclose(table.loc["good"]["value"], alone["value"], rtol=1e-9)

@@ -361,6 +361,10 @@ def icc_table(
         frame = frame.set_index("form")
         _warn_undefined(frame["value"].to_numpy(), "icc_table", None)
     else:
+        per_group = frame["value"].to_numpy().reshape(len(FORMS), len(groups))
+        _warn_undefined(
+            np.where(np.isnan(per_group).any(axis=0), np.nan, 0.0), "icc_table", groups
+        )
         g = np.tile(np.arange(len(groups)), len(FORMS))
         keys = groups.take(g)
         index = pd.MultiIndex.from_arrays(

@@ -77,6 +77,10 @@ def incomplete_groups(
     for form in ("1,1", "1,k"):
         out[form].update(F=f, df1=df1, df2=df2, p_value=p)
     a, b, e = reml_groups(x, item, rater, item_group, n_groups, n_raters)
+    per_rater = np.bincount(g_ann * n_raters + rater, minlength=n_groups * n_raters)
+    raters = (per_rater.reshape(n_groups, n_raters) > 0).sum(axis=1)
+    undefined = (n < 2) | (raters < 2)
+    a, b, e = (np.where(undefined, np.nan, v) for v in (a, b, e))
     k_bar = big_n / n
     nan = np.full(n_groups, np.nan)
     with np.errstate(invalid="ignore", divide="ignore"):

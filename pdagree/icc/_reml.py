@@ -231,6 +231,8 @@ def reml_groups(
         )
         theta, _ = _fit(st)
         out[groups] = np.exp(theta) * scale[groups, None]
+    flat = ~(np.isfinite(var) & (var > 0))  # ratings that do not vary: nothing to split
+    out[flat] = np.nan
     return out[:, 0], out[:, 1], out[:, 2]
 
 
