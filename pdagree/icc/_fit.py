@@ -117,7 +117,7 @@ def _rows(
     name: str,
     level: float,
     rho0: float = 0.0,
-    cache: dict[str, tuple[FloatArray, FloatArray]] | None = None,
+    cache: dict[str, Any] | None = None,
     mcgraw_wong: bool = False,
 ) -> dict[str, FloatArray]:
     """Per group: the form's ``value``, ``F``, ``df1``, ``df2``, ``p_value``, ``low`` and
@@ -126,7 +126,14 @@ def _rows(
     ms = layout.ms
     values = value(ms, name)
     ones = np.ones_like(values)
-    t = test(ms, name, rho0, mcgraw_wong)
+    # Shrout & Fleiss's F test is one per model (one-way, two-way): computed once.
+    family = "test:1" if name[0] == "1" else "test:2"
+    if cache is not None and not mcgraw_wong and family in cache:
+        t = cache[family]
+    else:
+        t = test(ms, name, rho0, mcgraw_wong)
+        if cache is not None and not mcgraw_wong:
+            cache[family] = t
     low, high = interval(ms, name, level, cache)
     out = {
         "value": values,
@@ -333,7 +340,7 @@ def icc_table(
     ms = layout.ms
     groups = layout.data.enc.groups
     parts = []
-    quantiles: dict[str, tuple[FloatArray, FloatArray]] = {}
+    quantiles: dict[str, Any] = {}
     for name in FORMS:  # six forms, each vectorised over the complete groups
         rows = _rows(layout, name, confidence_level, rho0, quantiles, test == "mcgraw_wong")
         parts.append(
@@ -371,11 +378,9 @@ def icc_table(
             [*(keys.get_level_values(i) for i in range(keys.nlevels)), frame["form"]],
             names=[*groups.names, "form"],
         )
-        frame = (
-            frame.drop(columns="form")
-            .set_axis(index)
-            .sort_index(level=list(range(groups.nlevels)), sort_remaining=False)
-        )
+        # Group by group, the forms in order within each: a reorder, not a sort.
+        order = np.arange(len(frame)).reshape(len(FORMS), len(groups)).T.ravel()
+        frame = frame.drop(columns="form").set_axis(index).take(order)
     frame.attrs["mean_squares"] = mean_sq if groups is not None else mean_sq.iloc[0].to_dict()
     frame.attrs["missing"] = layout.how
     frame.attrs["n_dropped"] = layout.dropped

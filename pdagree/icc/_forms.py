@@ -163,15 +163,13 @@ def interval(
 
 
 def _ppf(q: float, df1: Any, df2: Any) -> FloatArray:
-    """The F distribution's ``q`` quantile, computed once per distinct ``(df1, df2)``: with
-    ``by=``, groups of one size share their degrees of freedom, and the quantile is the
-    costly part of an interval."""
+    """The F distribution's ``q`` quantile; once when every group shares its degrees of
+    freedom (``by=`` groups of one size): the quantile is the costly part of an interval."""
     d1, d2 = np.broadcast_arrays(np.asarray(df1, np.float64), np.asarray(df2, np.float64))
-    if d1.size <= 1:
-        return np.asarray(stats.f.ppf(q, d1, d2), dtype=np.float64)
-    pairs, inverse = np.unique(np.stack([d1.ravel(), d2.ravel()]), axis=1, return_inverse=True)
-    values = np.asarray(stats.f.ppf(q, pairs[0], pairs[1]), dtype=np.float64)
-    return values[inverse.ravel()].reshape(d1.shape)
+    if d1.size <= 1 or (np.all(d1 == d1.flat[0]) and np.all(d2 == d2.flat[0])):
+        one = np.asarray(stats.f.ppf(q, d1.flat[0], d2.flat[0]), dtype=np.float64)
+        return np.broadcast_to(one, d1.shape).copy() if d1.size else one
+    return np.asarray(stats.f.ppf(q, d1, d2), dtype=np.float64)
 
 
 def as_array(x: Any) -> FloatArray:
