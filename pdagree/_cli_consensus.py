@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
+import numpy as np
 import pandas as pd
 
 from ._cli_options import add_data_options, add_source, load
@@ -68,9 +69,9 @@ def _rater(ratings: Ratings, token: str) -> Any:
     raters = ratings.raters
     if raters is None:  # pragma: no cover - a counts table is refused before
         raise UsageError("`--gold` needs raters.")
-    for rater in raters:
-        if str(rater) == token:
-            return rater
+    named = np.flatnonzero(raters.astype(str) == token)
+    if len(named):
+        return raters[named[0]]
     shown = ", ".join(map(str, list(raters)[:10]))
     raise ValueError(f"`--gold` names rater {token!r}, which is not in the data; raters: {shown}.")
 

@@ -72,11 +72,10 @@ def per_rater(data: RatingData, coefficient: str = "alpha", **arguments: Any) ->
     -0.39
     """
     data = data.rows
-    enc = data.require_raters("per_rater")
+    key, key_group = keys_of(data, "per_rater")
+    enc = data.enc
     definition = get(coefficient)
     options = dict(arguments)
-    assert enc.rater is not None
-    key, key_group = keys_of(data)
     n_keys = len(key_group)
     n_per_key = np.bincount(key, minlength=n_keys)
     full_parts = compute(definition, data, dict(options))
@@ -129,22 +128,21 @@ def _recomputed(data: RatingData, coefficient: str, options: dict[str, Any]) -> 
     """Per key, the coefficient of its group without that annotator: one evaluation per
     annotator over all groups at once, on the codes minus the annotator's."""
     enc = data.enc
-    assert enc.rater is not None and enc.raters is not None
+    rater, raters = data.rater_codes("per_rater"), data.rater_labels
     definition = get(coefficient)
     all_items = np.arange(enc.n_items, dtype=np.int64)
     all_groups = np.arange(enc.n_groups, dtype=np.int64)
     all_categories = np.ones(enc.n_categories, dtype=bool)
     out = np.full((enc.n_groups, enc.n_raters), np.nan)
     for r in range(enc.n_raters):  # one evaluation per annotator, vectorised over groups
-        rows = enc.rater != r
+        rows = rater != r
         sub = encoded_subset(
             enc, rows, all_items, all_groups, all_categories, all_items, all_groups
         )
-        assert sub.rater is not None
         sub = replace(
             sub,
-            raters=enc.raters.delete(r),
-            rater=sub.rater - (sub.rater > r),
+            raters=raters.delete(r),
+            rater=rater[rows] - (rater[rows] > r),
             declared=enc.declared,
         )
         rest = RatingData(sub, category_mask=data.category_mask)

@@ -150,7 +150,7 @@ def _selected(data: RatingData, coefficients: Sequence[str] | None) -> list[Defi
         elif name == "icc":
             out.append("A,1")
         elif isinstance(name, str) and name.startswith("icc[") and name.endswith("]"):
-            out.append(_form(name[4:-1]))
+            out.append(_icc.form_name(name[4:-1]))
         else:
             unknown.append(name)
     if unknown or not coefficients:
@@ -159,10 +159,6 @@ def _selected(data: RatingData, coefficients: Sequence[str] | None) -> list[Defi
             f"'icc[C,1]', ... on numeric ratings); got {list(coefficients)!r}."
         )
     return out
-
-
-def _form(name: str) -> str:
-    return _icc.form_name(name)
 
 
 def _icc_rows(data: RatingData, form: str, confidence_level: float | None) -> pd.DataFrame:

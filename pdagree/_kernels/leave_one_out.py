@@ -134,13 +134,9 @@ def annotator_parts(
     key_code = key * k + code
     # Full alpha per group, from the items' counts.
     counted = nik * pairable[:, None]
-    n_c = np.stack(
-        [
-            as_float(np.bincount(group, weights=counted[:, c], minlength=n_groups))
-            for c in range(k)
-        ],
-        axis=1,
-    )
+    cells = (group[:, None] * k + np.arange(k)).ravel()
+    n_c = as_float(np.bincount(cells, weights=counted.ravel(), minlength=n_groups * k))
+    n_c = n_c.reshape(n_groups, k)
     trace = as_float(np.bincount(group, weights=item_trace, minlength=n_groups))
     # Without each key: its values go, and with an item of two values the other one too
     # (the others' plurality of such an item is that other value).

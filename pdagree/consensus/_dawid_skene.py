@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._typing import BoolArray, FloatArray
+from .._typing import FloatArray
 from ._em import FLOOR, Params, start_posterior
 from ._votes import Votes
 
@@ -47,11 +47,6 @@ def log_priors(v: Votes, p: FloatArray) -> FloatArray:
     return out
 
 
-def _uniform(v: Votes) -> tuple[BoolArray, FloatArray]:
-    allowed = v.allowed[v.key_group]  # (keys, K)
-    return allowed, allowed.sum(axis=1).astype(np.float64)
-
-
 @dataclass(frozen=True)
 class DawidSkene:
     """Dawid & Skene's model (``one_coin``: one accuracy per annotator)."""
@@ -75,7 +70,7 @@ class DawidSkene:
         from the posteriors, (keys, K, K); rows of categories an annotator is never believed
         to see are uniform over the group's categories."""
         k = v.n_categories
-        allowed, n_allowed = _uniform(v)
+        allowed, n_allowed = v.key_allowed, v.n_allowed[v.key_group]
         sums = v.sums(posterior)  # (keys, given, true)
         if self.one_coin:
             hits = np.trace(sums, axis1=1, axis2=2)

@@ -11,7 +11,7 @@ fit alone. Known labels (``gold=``) fix their items' posteriors to the known cat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -62,7 +62,6 @@ class Fit:
     log_likelihood: FloatArray
     n_iterations: IntArray
     converged: BoolArray
-    extra: dict[str, FloatArray] = field(default_factory=dict)
 
 
 def posterior(

@@ -182,9 +182,13 @@ def _label(
         groups = enc.groups
         priors = pd.Series(
             summary.priors.ravel(),
-            index=pd.MultiIndex.from_product([groups, cats])
-            if not isinstance(groups, pd.MultiIndex)
-            else pd.MultiIndex.from_tuples([(*g, c) for g in groups for c in cats]),
+            index=pd.MultiIndex.from_arrays(
+                [
+                    *(groups.get_level_values(i).repeat(len(cats)) for i in range(groups.nlevels)),
+                    cats.take(np.tile(np.arange(len(cats)), len(groups))),
+                ],
+                names=[*groups.names, None],
+            ),
             name="prior",
         )
     if result is None:

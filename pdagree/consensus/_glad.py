@@ -49,47 +49,42 @@ PRIOR_MEAN = 1.0
 
 def _n_allowed(v: Votes) -> FloatArray:
     """Per annotation, the number of categories its group may use."""
-    return v.allowed.sum(axis=1).astype(np.float64)[v.group[v.item]]
+    out: FloatArray = v.n_allowed[v.group[v.item]]
+    return out
 
 
-def _terms(
-    v: Votes, q: FloatArray, alpha: FloatArray, b: FloatArray
-) -> tuple[FloatArray, FloatArray]:
-    """Per annotation: ``Q``'s term, and ``q_a - sigma(x_a)``."""
+def _log_label(v: Votes, alpha: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Per annotation: ``log P(label right)`` and ``log P(one given wrong label)`` (eq. 1, the
+    errors uniform over the group's other categories)."""
     x = alpha[v.key] * np.exp(b[v.item])
     k1 = np.maximum(_n_allowed(v) - 1.0, 1.0)
-    term = q * log_expit(x) + (1.0 - q) * (log_expit(-x) - np.log(k1))
-    return term, q - expit(x)
+    return log_expit(x), log_expit(-x) - np.log(k1)
 
 
-class PartQ:
-    """``Q``'s part that belongs to each coordinate (an annotator's or an item's)."""
+class Block:
+    """The abilities given the difficulties (``by_key``), or the log-difficulties given the
+    abilities: ``Q``'s part that belongs to each coordinate, and its slope and curvature."""
 
     def __init__(self, v: Votes, q: FloatArray, other: FloatArray, by_key: bool) -> None:
         self.v, self.q, self.other, self.by_key = v, q, other, by_key
+        self.owner, self.size = (v.key, v.n_keys) if by_key else (v.item, v.n_items)
 
-    def __call__(self, value: FloatArray) -> FloatArray:
-        v = self.v
-        alpha, b = (value, self.other) if self.by_key else (self.other, value)
-        term, _ = _terms(v, self.q, alpha, b)
-        owner, size = (v.key, v.n_keys) if self.by_key else (v.item, v.n_items)
-        out = as_float(np.bincount(owner, weights=term, minlength=size))
+    def _split(self, value: FloatArray) -> tuple[FloatArray, FloatArray]:
+        return (value, self.other) if self.by_key else (self.other, value)
+
+    def part(self, value: FloatArray) -> FloatArray:
+        right, wrong = _log_label(self.v, *self._split(value))
+        term = self.q * right + (1.0 - self.q) * wrong
+        out = as_float(np.bincount(self.owner, weights=term, minlength=self.size))
         return out - 0.5 * (value - PRIOR_MEAN) ** 2
 
-
-class Slope:
-    """The gradient and (negated, positive) curvature of each coordinate's part of ``Q``."""
-
-    def __init__(self, v: Votes, q: FloatArray, other: FloatArray, by_key: bool) -> None:
-        self.v, self.q, self.other, self.by_key = v, q, other, by_key
-
-    def __call__(self, value: FloatArray) -> tuple[FloatArray, FloatArray]:
-        v = self.v
-        alpha, b = (value, self.other) if self.by_key else (self.other, value)
+    def slope(self, value: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """The gradient and the (negated, positive) curvature."""
+        v, owner, size = self.v, self.owner, self.size
+        alpha, b = self._split(value)
         x = alpha[v.key] * np.exp(b[v.item])
         p = expit(x)
         residual = self.q - p
-        owner, size = (v.key, v.n_keys) if self.by_key else (v.item, v.n_items)
         # d x / d value: beta for an ability, x for a log-difficulty.
         dx = np.exp(b[v.item]) if self.by_key else x
         g = as_float(np.bincount(owner, weights=residual * dx, minlength=size))
@@ -99,17 +94,17 @@ class Slope:
         return g - (value - PRIOR_MEAN), h + 1.0
 
 
-def _newton(size: int, value: FloatArray, part: PartQ, slope: Slope) -> FloatArray:
-    """One safeguarded Newton step on each coordinate of ``value`` (owned by ``index``):
-    halve each coordinate's step until its own part of ``Q`` does not fall."""
-    gradient, curvature = slope(value)
+def _newton(block: Block, value: FloatArray) -> FloatArray:
+    """One safeguarded Newton step on each coordinate of ``value``: halve each coordinate's
+    step until its own part of ``Q`` does not fall."""
+    gradient, curvature = block.slope(value)
     step = gradient / curvature
-    before = part(value)
+    before = block.part(value)
     out = value.copy()
-    pending = np.ones(size, dtype=bool)
+    pending = np.ones(len(value), dtype=bool)
     for _ in range(HALVINGS):
         trial = np.where(pending, value + step, out)
-        better = part(trial) >= before - 1e-12 * np.abs(before)
+        better = block.part(trial) >= before - 1e-12 * np.abs(before)
         accept = pending & better
         out = np.where(accept, trial, out)
         pending &= ~better
@@ -129,15 +124,11 @@ class Glad:
         return {"alpha": np.full(v.n_keys, PRIOR_MEAN), "b": np.full(v.n_items, PRIOR_MEAN)}
 
     def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, bool]:
-        x = params["alpha"][v.key] * np.exp(params["b"][v.item])
-        k1 = np.maximum(_n_allowed(v) - 1.0, 1.0)
-        wrong = log_expit(-x) - np.log(k1)
+        right, wrong = _log_label(v, params["alpha"], params["b"])
         contribution = np.where(
-            np.arange(v.n_categories) == v.code[:, None], log_expit(x)[:, None], wrong[:, None]
+            np.arange(v.n_categories) == v.code[:, None], right[:, None], wrong[:, None]
         )
-        with np.errstate(divide="ignore"):
-            log_prior = np.where(v.allowed, -np.log(v.allowed.sum(axis=1, keepdims=True)), -np.inf)
-        return log_prior, contribution, False
+        return v.log_uniform, contribution, False
 
     def log_prior(self, v: Votes, params: Params) -> FloatArray:
         a = -0.5 * (params["alpha"] - PRIOR_MEAN) ** 2
@@ -149,6 +140,6 @@ class Glad:
         q = posterior[v.item, v.code]
         alpha, b = params["alpha"], params["b"]
         for _ in range(SWEEPS):
-            alpha = _newton(v.n_keys, alpha, PartQ(v, q, b, True), Slope(v, q, b, True))
-            b = _newton(v.n_items, b, PartQ(v, q, alpha, False), Slope(v, q, alpha, False))
+            alpha = _newton(Block(v, q, b, by_key=True), alpha)
+            b = _newton(Block(v, q, alpha, by_key=False), b)
         return {"alpha": alpha, "b": b}

@@ -37,7 +37,7 @@ SMOOTHING = 0.01
 
 def _smoothing(v: Votes) -> FloatArray:
     """Per key, ``SMOOTHING`` over the number of its group's categories."""
-    out: FloatArray = SMOOTHING / v.allowed.sum(axis=1)[v.key_group]
+    out: FloatArray = SMOOTHING / v.n_allowed[v.key_group]
     return out
 
 
@@ -48,8 +48,7 @@ class Mace:
     owner = {"theta": "key", "xi": "key"}  # noqa: RUF012 - read-only map
 
     def start(self, v: Votes) -> Params:
-        allowed = v.allowed[v.key_group].astype(np.float64)
-        xi = allowed / allowed.sum(axis=1, keepdims=True)
+        xi = v.uniform[v.key_group]
         neutral = {"theta": np.full(v.n_keys, 0.5), "xi": xi}
         return self.m_step(v, start_posterior(v), neutral)
 
@@ -59,17 +58,14 @@ class Mace:
         given = (1.0 - theta)[:, None, None] * xi[:, :, None]
         given = given + theta[:, None, None] * np.eye(k)  # (keys, label, true)
         table = np.log(np.maximum(given, FLOOR)).reshape(-1, k)
-        with np.errstate(divide="ignore"):
-            log_prior = np.where(v.allowed, -np.log(v.allowed.sum(axis=1, keepdims=True)), -np.inf)
-        return log_prior, table, True
+        return v.log_uniform, table, True
 
     def log_prior(self, v: Votes, params: Params) -> FloatArray:
         s = _smoothing(v)
         theta = np.clip(params["theta"], FLOOR, 1.0 - FLOOR)
         per_key = s * (np.log(theta) + np.log1p(-theta))
-        allowed = v.allowed[v.key_group]
         per_key = per_key + s * np.where(
-            allowed, np.log(np.maximum(params["xi"], FLOOR)), 0.0
+            v.key_allowed, np.log(np.maximum(params["xi"], FLOOR)), 0.0
         ).sum(axis=1)
         return as_float(np.bincount(v.key_group, weights=per_key, minlength=v.n_groups))
 
@@ -83,6 +79,5 @@ class Mace:
         knowing = right * np.where(given > 0, theta[:, None] / np.maximum(given, FLOOR), 0.0)
         n = v.per_label.sum(axis=1)
         theta = (knowing.sum(axis=1) + s) / (n + 2 * s)
-        allowed = v.allowed[v.key_group]
-        spammed = np.where(allowed, v.per_label - knowing + s[:, None], 0.0)
+        spammed = np.where(v.key_allowed, v.per_label - knowing + s[:, None], 0.0)
         return {"theta": theta, "xi": spammed / spammed.sum(axis=1, keepdims=True)}

@@ -29,12 +29,6 @@ class Summary:
     strategy: FloatArray | None = None
 
 
-def _uniform(v: Votes) -> FloatArray:
-    allowed = v.allowed.astype(np.float64)
-    out: FloatArray = allowed / allowed.sum(axis=1, keepdims=True)
-    return out
-
-
 def majority(v: Votes, chosen: IntArray) -> Summary:
     """Majority vote: the priors are the shares of the votes, an annotator's accuracy the
     share of its labels that equal the consensus (items without one left out)."""
@@ -61,13 +55,13 @@ def summarise(v: Votes, method: str, fit: Fit) -> Summary:
         right = expit(alpha[v.key] * np.exp(b[v.item]))
         with np.errstate(invalid="ignore", divide="ignore"):
             accuracy = np.bincount(v.key, weights=right, minlength=v.n_keys) / n
-        return Summary(_uniform(v), accuracy, columns={"ability": alpha}, difficulty=np.exp(-b))
+        return Summary(v.uniform, accuracy, columns={"ability": alpha}, difficulty=np.exp(-b))
     # MACE: P(l | k) = theta [l = k] + (1 - theta) xi_l over the group's categories.
     theta, xi = params["theta"], params["xi"]
     k = v.n_categories
-    allowed = v.allowed[v.key_group]
+    allowed = v.key_allowed
     conf = (1.0 - theta)[:, None, None] * xi[:, None, :] * allowed[:, :, None]
     conf[:, np.arange(k), np.arange(k)] += np.where(allowed, theta[:, None], 0.0)
     seen = priors(v, fit.posterior)  # the fitted share of each category among the items
     accuracy = (seen[v.key_group] * np.diagonal(conf, axis1=1, axis2=2)).sum(axis=1)
-    return Summary(_uniform(v), accuracy, conf, {"spam": 1.0 - theta}, strategy=xi)
+    return Summary(v.uniform, accuracy, conf, {"spam": 1.0 - theta}, strategy=xi)

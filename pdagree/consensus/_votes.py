@@ -19,6 +19,7 @@ from .._lazy import scipy_sparse as sp
 from .._typing import BoolArray, FloatArray, IntArray
 from ..definitions import RatingData
 from ..definitions.gold import reference
+from ..definitions.keys import keys_of
 
 __all__ = ["Votes", "votes"]
 
@@ -64,6 +65,31 @@ class Votes:
     def key_group(self) -> IntArray:
         """Per key, its group."""
         return np.arange(self.n_keys, dtype=np.int64) // max(self.n_raters, 1)
+
+    @cached_property
+    def n_allowed(self) -> FloatArray:
+        """Per group, the number of categories its items may take."""
+        out: FloatArray = self.allowed.sum(axis=1).astype(np.float64)
+        return out
+
+    @cached_property
+    def key_allowed(self) -> BoolArray:
+        """(keys, K): the categories of each key's group."""
+        out: BoolArray = self.allowed[self.key_group]
+        return out
+
+    @cached_property
+    def uniform(self) -> FloatArray:
+        """(G, K): uniform probabilities over each group's categories."""
+        out: FloatArray = self.allowed / self.n_allowed[:, None]
+        return out
+
+    @cached_property
+    def log_uniform(self) -> FloatArray:
+        """(G, K): their logarithm, minus infinity for a category the group may not take."""
+        with np.errstate(divide="ignore"):
+            out: FloatArray = np.where(self.allowed, np.log(self.uniform), -np.inf)
+        return out
 
     @cached_property
     def incidence(self) -> Any:
@@ -115,10 +141,9 @@ class Votes:
 def votes(data: RatingData, gold: Any = None) -> Votes:
     """The votes of ``data``, with the known labels ``gold`` (a rater's name or a Series of
     labels by item, as :meth:`pdagree.Ratings.against` takes them)."""
-    enc = data.require_raters("consensus")
-    if enc.rater is None:  # pragma: no cover - require_raters refuses counts tables
-        raise ValueError("needs raters")
-    item, rater, code = enc.item, enc.rater, enc.code
+    key, _ = keys_of(data, "consensus")
+    enc = data.enc
+    item, rater, code = enc.item, data.rater_codes("consensus"), enc.code
     gold_code = np.full(enc.n_items, -1, dtype=np.int64)
     gold_rater = -1
     if gold is not None:
@@ -135,7 +160,7 @@ def votes(data: RatingData, gold: Any = None) -> Votes:
         gold_rater = ref.rater
         if gold_rater >= 0:  # the reference annotator's labels are known, not votes
             keep = rater != gold_rater
-            item, rater, code = item[keep], rater[keep], code[keep]
+            item, key, code = item[keep], key[keep], code[keep]
     mask = data.category_mask
     allowed = np.ones((enc.n_groups, enc.n_categories), dtype=bool) if mask is None else mask
     bad = (gold_code >= 0) & ~allowed[enc.group, np.maximum(gold_code, 0)]
@@ -148,7 +173,7 @@ def votes(data: RatingData, gold: Any = None) -> Votes:
         )
     return Votes(
         item=item,
-        key=enc.group[item] * enc.n_raters + rater,
+        key=key,
         code=code,
         group=enc.group,
         n_items=enc.n_items,

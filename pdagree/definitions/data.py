@@ -339,6 +339,13 @@ class RatingData:
             )
         return enc
 
+    def rater_codes(self, method: str) -> IntArray:
+        """Per annotation its rater's code, or :meth:`require_raters`'s ValueError."""
+        rater = self.require_raters(method).rater
+        if rater is None:  # a counts table has raters=None too; kept for the type checker
+            raise ValueError(f"`{method}()` needs rater identity; this layout has none.")
+        return rater
+
     def require_two_raters(self, method: str, alternatives: str) -> None:
         """A ValueError unless every group has at most two raters with ratings."""
         enc = self.enc

@@ -12,11 +12,12 @@ from .data import RatingData
 __all__ = ["key_index", "keys_of"]
 
 
-def keys_of(data: RatingData) -> tuple[IntArray, IntArray]:
-    """Per annotation its key, and per key its group."""
-    enc = data.require_raters("per-annotator results")
-    assert enc.rater is not None
-    key = enc.group[enc.item] * enc.n_raters + enc.rater
+def keys_of(data: RatingData, method: str) -> tuple[IntArray, IntArray]:
+    """Per annotation its key, and per key its group (a ValueError naming ``method`` for a
+    layout without raters)."""
+    rater = data.rater_codes(method)
+    enc = data.enc
+    key = enc.group[enc.item] * enc.n_raters + rater
     key_group = np.arange(enc.n_groups * enc.n_raters, dtype=np.int64) // max(enc.n_raters, 1)
     return key, key_group
 

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._typing import BoolArray, FloatArray, IntArray, as_float
+from .._typing import BoolArray, FloatArray, as_float
+from ._scores import Scores
 
 __all__ = ["MeanSquares", "mean_squares"]
 
@@ -39,36 +40,17 @@ class MeanSquares:
     ms_within: FloatArray
 
 
-def mean_squares(
-    x: FloatArray,
-    item: IntArray,
-    rater: IntArray,
-    group: IntArray,
-    n_items: int,
-    n_raters: int,
-    n_groups: int,
-    keep: BoolArray,
-) -> MeanSquares:
-    """The mean squares of each group's complete two-way layout: the ratings ``x`` of the
-    items ``keep`` marks (each rated once by each of its group's judges)."""
-    if not keep.all():
-        rows = keep[item]
-        x, item, rater = x[rows], item[rows], rater[rows]
+def mean_squares(scores: Scores, keep: BoolArray) -> MeanSquares:
+    """The mean squares of each group's complete two-way layout: the ratings of the items
+    ``keep`` marks (each rated once by each of its group's judges)."""
+    s = scores.kept(keep)
+    item, rater = s.item, s.rater
+    n_items, n_raters, n_groups, group = s.n_items, s.n_raters, s.n_groups, s.group
     n = as_float(np.bincount(group, weights=keep.astype(np.float64), minlength=n_groups))
-    if n_groups == 1:  # no per-annotation group codes to gather
-        d = x - x.mean() if len(x) else x
-        key = rater
-        total = np.array([d @ d])
-    else:
-        g_item = group[item]
-        count = np.bincount(g_item, minlength=n_groups).astype(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = np.bincount(g_item, weights=x, minlength=n_groups) / count
-        d = x - np.nan_to_num(mean)[g_item]
-        key = g_item * n_raters + rater
-        total = as_float(np.bincount(g_item, weights=d * d, minlength=n_groups))
-    per_rater = np.bincount(key, minlength=n_groups * n_raters).reshape(n_groups, n_raters)
-    k = as_float((per_rater > 0).sum(axis=1))
+    d = s.centred  # on each group's mean: groups of very different levels stay exact
+    key = s.rating_group * n_raters + rater
+    total = as_float(np.bincount(s.rating_group, weights=d * d, minlength=n_groups))
+    k = as_float(s.raters_per_group)
     item_sum = np.bincount(item, weights=d, minlength=n_items)
     col_sum = np.bincount(key, weights=d, minlength=n_groups * n_raters)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._labels import _fmt
-from .._typing import BoolArray, FloatArray, IntArray
+from .._typing import BoolArray, FloatArray
 from .._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
 from ..definitions import RatingData
 from ._anova import MeanSquares, mean_squares
@@ -18,43 +18,22 @@ from ._forms import FORMS, SHROUT_FLEISS, form_name, interval, test, value
 from ._incomplete import incomplete_groups
 from ._kendall import kendall_sums
 from ._result import ICC, KendallW
+from ._scores import Scores
 
 __all__ = ["icc", "icc_table", "kendall_w"]
 
 Missing = Literal["auto", "omit"]
 
 
-def _numbers(data: RatingData, method: str) -> FloatArray:
-    """Each rating as its number; a clear error for text labels."""
-    enc = data.require_raters(method)
-    values = enc.values
-    if values is None:
-        raise ValueError(
-            f"`{method}()` needs numeric ratings; the labels are text, e.g. "
-            f"{_fmt(list(enc.categories[:3]))}. Map them to numbers first (for an ordered "
-            "scale, `df.replace({'low': 1, 'mid': 2, 'high': 3})`)."
-        )
-    if enc.secondary is not None:
-        raise ValueError(
-            f"`{method}()` reads one number per item and rater, not secondary labels."
-        )
-    return np.asarray(values, dtype=np.float64)[enc.code]
-
-
-def _complete(data: RatingData, missing: object) -> tuple[BoolArray, BoolArray, int]:
+def _complete(scores: Scores, missing: object) -> tuple[BoolArray, BoolArray, int]:
     """The items of a complete layout (rated once by every rater of their group), the groups
     with an incomplete item, and how many items are incomplete."""
     if missing not in ("auto", "omit"):
         raise ValueError(f"`missing` must be 'auto' or 'omit'; got {missing!r}.")
-    enc = data.enc
-    assert enc.rater is not None
-    per_item = np.bincount(enc.item, minlength=enc.n_items)
-    key = enc.rater if enc.n_groups == 1 else enc.group[enc.item] * enc.n_raters + enc.rater
-    raters = np.bincount(key, minlength=enc.n_groups * enc.n_raters).reshape(enc.n_groups, -1)
-    k = (raters > 0).sum(axis=1)
-    keep = (per_item == k[enc.group]) & (per_item > 0)
+    per_item = scores.per_item
+    keep = (per_item == scores.raters_per_group[scores.group]) & (per_item > 0)
     partial = (per_item > 0) & ~keep
-    incomplete = np.bincount(enc.group, weights=partial, minlength=enc.n_groups) > 0
+    incomplete = np.bincount(scores.group, weights=partial, minlength=scores.n_groups) > 0
     return keep, incomplete, int(partial.sum())
 
 
@@ -64,7 +43,7 @@ class Layout:
     are incomplete (estimated by :mod:`._incomplete` under ``missing="auto"``)."""
 
     data: RatingData
-    x: FloatArray
+    scores: Scores
     ms: MeanSquares
     incomplete: BoolArray
     how: str
@@ -78,16 +57,19 @@ class Layout:
             return np.where(self.partial, "omit", "complete")
         return np.where(self.incomplete, "incomplete", "complete")
 
+    def sizes(self) -> tuple[FloatArray, FloatArray]:
+        """Per group the items and raters of its layout (all of an incomplete group's)."""
+        s = self.scores
+        n = np.where(self.incomplete, s.items_per_group, self.ms.n)
+        k = np.where(self.incomplete, s.raters_per_group, self.ms.k)
+        return n, k
+
 
 def _layout(data: RatingData, missing: object, method: str) -> Layout:
     data = data.rows
-    x = _numbers(data, method)
-    keep, incomplete, n_partial = _complete(data, missing)
-    enc = data.enc
-    assert enc.rater is not None
-    ms = mean_squares(
-        x, enc.item, enc.rater, enc.group, enc.n_items, enc.n_raters, enc.n_groups, keep
-    )
+    scores = Scores.of(data, method)
+    keep, incomplete, n_partial = _complete(scores, missing)
+    ms = mean_squares(scores, keep)
     if missing == "omit":
         if n_partial:
             warn(
@@ -96,20 +78,10 @@ def _layout(data: RatingData, missing: object, method: str) -> Layout:
                 PdagreeWarning,
             )
         how = "omit" if n_partial else "complete"
-        return Layout(data, x, ms, np.zeros(enc.n_groups, bool), how, n_partial, incomplete)
+        no_group = np.zeros(scores.n_groups, bool)
+        return Layout(data, scores, ms, no_group, how, n_partial, incomplete)
     how = "incomplete" if n_partial else "complete"
-    return Layout(data, x, ms, incomplete, how, 0, incomplete)
-
-
-def _group_arrays(layout: Layout, g: int) -> tuple[FloatArray, IntArray, IntArray, int, int]:
-    """Group ``g``'s ratings, items renumbered and raters compacted."""
-    enc = layout.data.enc
-    assert enc.rater is not None
-    rows = enc.group[enc.item] == g
-    item, rater = enc.item[rows], enc.rater[rows]
-    items, item_code = np.unique(item, return_inverse=True)
-    raters, rater_code = np.unique(rater, return_inverse=True)
-    return layout.x[rows], item_code, rater_code, len(items), len(raters)
+    return Layout(data, scores, ms, incomplete, how, 0, incomplete)
 
 
 def _rows(
@@ -160,11 +132,7 @@ def _incomplete_table(layout: Layout, level: float) -> dict[str, dict[str, Float
     layout and level."""
     key = f"incomplete@{level!r}"
     if key not in layout.cache:
-        enc = layout.data.enc
-        assert enc.rater is not None
-        layout.cache[key] = incomplete_groups(
-            layout.x, enc.item, enc.rater, enc.group, enc.n_groups, enc.n_raters, level
-        )
+        layout.cache[key] = incomplete_groups(layout.scores, level)
     return layout.cache[key]
 
 
@@ -235,7 +203,7 @@ def icc(
     rows = _rows(layout, name, level)
     groups = layout.data.enc.groups
     _warn_undefined(rows["value"], "icc", groups)
-    n_items, n_raters = _sizes(layout)
+    n_items, n_raters = layout.sizes()
     if groups is not None:
         frame = pd.DataFrame(
             {
@@ -278,24 +246,8 @@ def icc(
         ms_within=nan if incomplete else float(ms.ms_within[0]),
         missing=layout.how,
         n_dropped=layout.dropped,
-        _incomplete=_group_arrays(layout, 0) if incomplete else None,
+        _incomplete=layout.scores.alone(0) if incomplete else None,
     )
-
-
-def _sizes(layout: Layout) -> tuple[FloatArray, FloatArray]:
-    """Per group the items and raters of its layout (all of an incomplete group's)."""
-    n, k = layout.ms.n.copy(), layout.ms.k.copy()
-    if layout.incomplete.any():
-        enc = layout.data.enc
-        assert enc.rater is not None
-        rated = np.bincount(enc.item, minlength=enc.n_items) > 0
-        all_n = np.bincount(enc.group, weights=rated, minlength=enc.n_groups)
-        key = enc.group[enc.item] * enc.n_raters + enc.rater
-        per = np.bincount(key, minlength=enc.n_groups * enc.n_raters).reshape(enc.n_groups, -1)
-        all_k = (per > 0).sum(axis=1)
-        n = np.where(layout.incomplete, all_n, n)
-        k = np.where(layout.incomplete, all_k, k)
-    return n, k
 
 
 def icc_table(
@@ -351,7 +303,7 @@ def icc_table(
             }
         )
     frame = pd.concat([pd.DataFrame(p) for p in parts], ignore_index=True)
-    n_items, n_raters = _sizes(layout)
+    n_items, n_raters = layout.sizes()
     mean_sq = pd.DataFrame(
         {
             "ms_rows": np.where(layout.incomplete, np.nan, ms.ms_rows),
@@ -409,23 +361,12 @@ def kendall_w(data: RatingData, *, correct_ties: bool = True) -> Any:
     if not isinstance(correct_ties, bool):
         raise TypeError(f"`correct_ties` must be True or False; got {correct_ties!r}.")
     data = data.rows
-    x = _numbers(data, "kendall_w")
-    keep, _, dropped = _complete(data, "omit")
+    scores = Scores.of(data, "kendall_w")
+    keep, _, dropped = _complete(scores, "omit")
     if dropped:
         warn(f"`kendall_w()` dropped {dropped} items some rater did not rate.", PdagreeWarning)
     enc = data.enc
-    assert enc.rater is not None
-    w, chi2, df, (n, m) = kendall_sums(
-        x,
-        enc.item,
-        enc.rater,
-        enc.group,
-        enc.n_items,
-        enc.n_raters,
-        enc.n_groups,
-        keep,
-        correct_ties,
-    )
+    w, chi2, df, (n, m) = kendall_sums(scores, keep, correct_ties)
     _warn_undefined(w, "kendall_w", enc.groups)
     if enc.groups is not None:
         from scipy import stats

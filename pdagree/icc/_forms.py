@@ -99,20 +99,19 @@ def statistic(
         # Absolute agreement (McGraw & Wong 1996, Tables 7-8, cases 2A/3A): the statistic with
         # a and b at rho0, its df2 Satterthwaite's with a and b at the estimate, as irr
         # computes it (for the mean of k too, irr keeps the single form's factor k).
-        def coefficients(r: Any) -> tuple[Any, Any]:
-            if single:
-                return k * r / (n * (1.0 - r)), 1.0 + k * r * (n - 1.0) / (n * (1.0 - r))
-            return r / (n * (1.0 - r)), 1.0 + r * (n - 1.0) / (n * (1.0 - r))
-
-        a, b = coefficients(rho0)
-        estimate = value(ms, form)
-        a_hat = k * estimate / (n * (1.0 - estimate))
-        b_hat = 1.0 + k * estimate * (n - 1.0) / (n * (1.0 - estimate))
+        a, b = _agreement_weights(rho0, n, k if single else 1.0)
+        a_hat, b_hat = _agreement_weights(value(ms, form), n, k)
         denominator = a_hat * msc + b_hat * mse
         df2 = denominator**2 / (
             (a_hat * msc) ** 2 / (k - 1.0) + (b_hat * mse) ** 2 / ((n - 1.0) * (k - 1.0))
         )
         return msr / (a * msc + b * mse), df1, df2
+
+
+def _agreement_weights(r: Any, n: Any, factor: Any) -> tuple[Any, Any]:
+    """McGraw & Wong's ``a`` and ``b`` of the absolute-agreement test at ``ICC = r``
+    (``factor``: ``k`` for one rater's form, 1 for the mean of ``k``)."""
+    return factor * r / (n * (1.0 - r)), 1.0 + factor * r * (n - 1.0) / (n * (1.0 - r))
 
 
 def test(
@@ -170,7 +169,3 @@ def _ppf(q: float, df1: Any, df2: Any) -> FloatArray:
         one = np.asarray(stats.f.ppf(q, d1.flat[0], d2.flat[0]), dtype=np.float64)
         return np.broadcast_to(one, d1.shape).copy() if d1.size else one
     return np.asarray(stats.f.ppf(q, d1, d2), dtype=np.float64)
-
-
-def as_array(x: Any) -> FloatArray:
-    return np.asarray(x, dtype=np.float64)

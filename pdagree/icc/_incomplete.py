@@ -21,35 +21,27 @@ from __future__ import annotations
 import numpy as np
 
 from .._lazy import scipy_stats as stats
-from .._typing import FloatArray, IntArray, as_float
+from .._typing import FloatArray, as_float
 from ._reml import reml_groups
+from ._scores import Scores
 
 __all__ = ["incomplete_forms", "incomplete_groups"]
 
 Table = dict[str, dict[str, FloatArray]]
 
 
-def incomplete_groups(
-    x: FloatArray,
-    item: IntArray,
-    rater: IntArray,
-    item_group: IntArray,
-    n_groups: int,
-    n_raters: int,
-    level: float,
-) -> Table:
+def incomplete_groups(scores: Scores, level: float) -> Table:
     """Per form and column (``value``, ``F``, ``df1``, ``df2``, ``p_value``, ``low``,
     ``high``): one value per group, every group at once."""
-    n_items = len(item_group)
-    m = np.bincount(item, minlength=n_items).astype(np.float64)
+    x, item, item_group, n_groups = scores.x, scores.item, scores.group, scores.n_groups
+    g_ann = scores.rating_group
+    m = scores.per_item.astype(np.float64)
     rated = m > 0
-    g_ann = item_group[item]
-    n = np.bincount(item_group, weights=rated, minlength=n_groups)
-    big_n = np.bincount(g_ann, minlength=n_groups).astype(np.float64)
-    s = np.bincount(item, weights=x, minlength=n_items)
+    n = scores.items_per_group
+    big_n, grand = scores.group_mean
+    s = np.bincount(item, weights=x, minlength=scores.n_items)
     mean_i = np.divide(s, m, out=np.zeros_like(s), where=rated)
     with np.errstate(invalid="ignore", divide="ignore"):
-        grand = np.bincount(g_ann, weights=x, minlength=n_groups) / big_n
         between = m * (mean_i - grand[item_group]) ** 2
         msb = np.bincount(item_group, weights=between, minlength=n_groups) / (n - 1.0)
         within = (x - mean_i[item]) ** 2
@@ -76,10 +68,8 @@ def incomplete_groups(
         }
     for form in ("1,1", "1,k"):
         out[form].update(F=f, df1=df1, df2=df2, p_value=p)
-    a, b, e = reml_groups(x, item, rater, item_group, n_groups, n_raters)
-    per_rater = np.bincount(g_ann * n_raters + rater, minlength=n_groups * n_raters)
-    raters = (per_rater.reshape(n_groups, n_raters) > 0).sum(axis=1)
-    undefined = (n < 2) | (raters < 2)
+    a, b, e = reml_groups(scores)
+    undefined = (n < 2) | (scores.raters_per_group < 2)
     a, b, e = (np.where(undefined, np.nan, v) for v in (a, b, e))
     k_bar = big_n / n
     nan = np.full(n_groups, np.nan)
@@ -95,10 +85,7 @@ def incomplete_groups(
     return out
 
 
-def incomplete_forms(
-    x: FloatArray, item: IntArray, rater: IntArray, n_items: int, k: int, level: float
-) -> dict[str, dict[str, float]]:
-    """:func:`incomplete_groups` of one group's layout (items ``0..n_items-1``, raters
-    ``0..k-1``), as floats."""
-    table = incomplete_groups(x, item, rater, np.zeros(n_items, np.int64), 1, k, level)
+def incomplete_forms(one: Scores, level: float) -> dict[str, dict[str, float]]:
+    """:func:`incomplete_groups` of one group's layout (:meth:`Scores.alone`), as floats."""
+    table = incomplete_groups(one, level)
     return {form: {c: float(v[0]) for c, v in cols.items()} for form, cols in table.items()}

@@ -14,50 +14,46 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._typing import FloatArray, IntArray, as_float
+from .._typing import BoolArray, FloatArray, IntArray, as_float
+from ._scores import Scores
 
 __all__ = ["kendall_sums"]
 
 
+def _starts(a: IntArray, b: FloatArray | None = None) -> BoolArray:
+    """Where a run of equal ``a`` (and ``b``) values starts, in sorted arrays."""
+    out = np.ones(len(a), dtype=bool)
+    out[1:] = a[1:] != a[:-1]
+    if b is not None:
+        out[1:] |= b[1:] != b[:-1]
+    return out
+
+
 def kendall_sums(
-    x: FloatArray,
-    item: IntArray,
-    rater: IntArray,
-    group: IntArray,
-    n_items: int,
-    n_raters: int,
-    n_groups: int,
-    keep: np.ndarray,
-    correct_ties: bool,
+    scores: Scores, keep: BoolArray, correct_ties: bool
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """Per group: W, chi-square, its degrees of freedom, and (n, m)."""
-    rows = keep[item]
-    x, item, rater = x[rows], item[rows], rater[rows]
-    g = group[item]
-    key = g * n_raters + rater  # one ranking per (group, rater)
+    """Per group: W, chi-square, its degrees of freedom, and (n, m), from the ratings of the
+    items ``keep`` marks."""
+    kept = scores.kept(keep)
+    x, item, group = kept.x, kept.item, kept.group
+    n_raters, n_groups = kept.n_raters, kept.n_groups
+    key = kept.rating_group * n_raters + kept.rater  # one ranking per (group, rater)
     order = np.lexsort((x, key))
     sk, sx = key[order], x[order]
-    new_run = np.empty(len(sx), dtype=bool)
-    if len(sx):
-        new_run[0] = True
-        new_run[1:] = (sk[1:] != sk[:-1]) | (sx[1:] != sx[:-1])
+    new_run = _starts(sk, sx)
     run = np.cumsum(new_run) - 1
     starts = np.flatnonzero(new_run)
     size = np.diff(np.append(starts, len(sx))).astype(np.float64)
     # Position within its ranking (1-based) of each run's first value.
-    first_of_key = np.empty(len(sx), dtype=bool)
-    if len(sx):
-        first_of_key[0] = True
-        first_of_key[1:] = sk[1:] != sk[:-1]
+    first_of_key = _starts(sk)
     key_start = np.maximum.accumulate(np.where(first_of_key, np.arange(len(sx)), 0))
     position = np.arange(len(sx)) - key_start + 1.0
     mid = position[starts] + (size - 1.0) / 2.0
     ranks = np.empty(len(sx))
     ranks[order] = mid[run]
     n = np.bincount(group, weights=keep.astype(np.float64), minlength=n_groups)
-    m = (np.bincount(key, minlength=n_groups * n_raters).reshape(n_groups, n_raters) > 0).sum(1)
-    m = m.astype(np.float64)
-    rank_sum = np.bincount(item, weights=ranks, minlength=n_items)
+    m = kept.raters_per_group.astype(np.float64)
+    rank_sum = np.bincount(item, weights=ranks, minlength=kept.n_items)
     dev = rank_sum - (m * (n + 1.0) / 2.0)[group]
     s = np.bincount(group, weights=np.where(keep, dev * dev, 0.0), minlength=n_groups)
     ties = np.zeros(n_groups)

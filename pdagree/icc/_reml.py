@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._lazy import scipy_sparse as sp
-from .._typing import BoolArray, FloatArray, IntArray, as_float
+from .._typing import FloatArray, IntArray, as_float
+from ._scores import Scores
 
 __all__ = ["reml", "reml_groups"]
 
@@ -148,7 +149,7 @@ def _hessian(theta: FloatArray, st: dict[str, FloatArray], h: float) -> FloatArr
     return out
 
 
-def _fit(st: dict[str, FloatArray]) -> tuple[FloatArray, BoolArray]:
+def _fit(st: dict[str, FloatArray]) -> FloatArray:
     from scipy.optimize import minimize
 
     n_groups = len(st["q"])
@@ -188,29 +189,23 @@ def _fit(st: dict[str, FloatArray]) -> tuple[FloatArray, BoolArray]:
         theta = np.where(better[:, None], trial, theta)
         if np.abs(np.where(better[:, None], step, 0.0)).max() < 1e-13:
             break
-    return theta, np.full(n_groups, bool(fit.success))
+    return theta
 
 
-def reml_groups(
-    x: FloatArray,
-    item: IntArray,
-    rater: IntArray,
-    item_group: IntArray,
-    n_groups: int,
-    n_raters: int,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
+def reml_groups(scores: Scores) -> tuple[FloatArray, FloatArray, FloatArray]:
     """REML estimates ``(s_a, s_b, s_e)`` per group (each group's ratings standardised first,
-    and the estimates scaled back), every group at once, in chunks of groups when the
-    co-rating counts would exceed :data:`MAX_CELLS`."""
-    g_ann = item_group[item]
-    count = np.bincount(g_ann, minlength=n_groups).astype(np.float64)
+    and the estimates scaled back; nan for a group whose ratings do not vary), every group
+    at once, in chunks of groups when the co-rating counts would exceed :data:`MAX_CELLS`."""
+    n_groups, n_raters, item_group = scores.n_groups, scores.n_raters, scores.group
+    item, rater, g_ann = scores.item, scores.rater, scores.rating_group
+    count, _ = scores.group_mean
+    d = scores.centred
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.bincount(g_ann, weights=x, minlength=n_groups) / count
-        var = np.bincount(g_ann, weights=(x - mean[g_ann]) ** 2, minlength=n_groups) / count
-    scale = np.where(np.isfinite(var) & (var > 0), var, 1.0)
-    z = (x - np.nan_to_num(mean)[g_ann]) / np.sqrt(scale[g_ann])
-    per_group = max(n_raters, 1) ** 3
-    chunk = max(1, MAX_CELLS // per_group)
+        var = np.bincount(g_ann, weights=d * d, minlength=n_groups) / count
+    varies = np.isfinite(var) & (var > 0)
+    scale = np.where(varies, var, 1.0)
+    z = d / np.sqrt(scale[g_ann])
+    chunk = max(1, MAX_CELLS // max(n_raters, 1) ** 3)
     out = np.full((n_groups, 3), np.nan)
     for first in range(0, n_groups, chunk):  # one chunk unless the problem is very large
         groups = np.arange(first, min(first + chunk, n_groups))
@@ -229,10 +224,8 @@ def reml_groups(
             len(groups),
             n_raters,
         )
-        theta, _ = _fit(st)
-        out[groups] = np.exp(theta) * scale[groups, None]
-    flat = ~(np.isfinite(var) & (var > 0))  # ratings that do not vary: nothing to split
-    out[flat] = np.nan
+        out[groups] = np.exp(_fit(st)) * scale[groups, None]
+    out[~varies] = np.nan  # ratings that do not vary: nothing to split
     return out[:, 0], out[:, 1], out[:, 2]
 
 
@@ -240,5 +233,6 @@ def reml(
     x: FloatArray, item: IntArray, rater: IntArray, n_items: int, k: int
 ) -> tuple[float, float, float]:
     """One group's REML estimates ``(s_a, s_b, s_e)``."""
-    a, b, e = reml_groups(x, item, rater, np.zeros(n_items, dtype=np.int64), 1, k)
+    one = Scores(x, item, rater, np.zeros(n_items, dtype=np.int64), k, 1)
+    a, b, e = reml_groups(one)
     return float(a[0]), float(b[0]), float(e[0])

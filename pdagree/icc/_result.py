@@ -66,10 +66,9 @@ class ICC(Coefficient):
             raise ValueError(
                 f"`confidence_level` must be between 0 and 1; got {confidence_level!r}."
             )
-        layout = self.__dict__.get("_incomplete")
-        if layout is not None:  # an incomplete layout: its own estimates
-            x, item, rater, n_items, k = layout
-            parts = incomplete_forms(x, item, rater, n_items, k, confidence_level)[self.form]
+        one = self.__dict__.get("_incomplete")
+        if one is not None:  # an incomplete layout: its own estimates
+            parts = incomplete_forms(one, confidence_level)[self.form]
             low, high = parts["low"], parts["high"]
             if np.isnan(low):
                 warn(
