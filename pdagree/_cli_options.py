@@ -14,7 +14,7 @@ import pandas as pd
 from . import datasets
 from ._cli_read import STDIN, read
 from ._cli_read import UsageError as _UsageError
-from ._encode import Layout
+from .encoding._encode import Layout
 from .ratings import Ratings
 
 __all__ = ["LAYOUTS", "add_data_options", "add_source", "load", "ratings"]

@@ -31,7 +31,7 @@ class LayoutWarning(PdagreeWarning):
     A rater column of a wide frame that holds an id (a different label in nearly every row), or
     nearly as many categories as ratings (the item or rater column of a long frame read as
     wide), gives a number that means nothing. The thresholds are in
-    :func:`pdagree._layout_checks.check_rater_columns`.
+    :func:`pdagree.encoding._layout_checks.check_rater_columns`.
     """
 
 

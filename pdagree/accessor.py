@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from ._encode import Layout
+from .encoding._encode import Layout
 from .ratings import Ratings
 
 __all__ = ["AgreeAccessor"]

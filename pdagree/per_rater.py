@@ -18,12 +18,12 @@ import numpy as np
 import pandas as pd
 
 from ._kernels import leave_one_out as KL
-from ._labels import _fmt
 from ._typing import FloatArray
 from ._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
 from .definitions import RatingData, compute, get
 from .definitions.data import encoded_subset
 from .definitions.keys import key_index, keys_of
+from .encoding._labels import _fmt
 
 __all__ = ["per_rater"]
 

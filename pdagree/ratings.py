@@ -16,7 +16,6 @@ from . import consensus as _consensus
 from . import icc as _icc
 from . import irt as _irt
 from . import per_rater as _per_rater
-from ._encode import Encoded, Layout, encode
 from .definitions import RatingData
 from .definitions import alpha as _alpha
 from .definitions import bias as _bias
@@ -28,6 +27,7 @@ from .definitions import spa as _spa
 from .definitions.data import Weights
 from .definitions.spa import SpaWeights
 from .definitions.table_data import rating_data
+from .encoding._encode import Encoded, Layout, encode
 from .evaluate import INFERENCE_NOTE, InferenceOptions, Result, coefficient
 from .report import report as _report
 

@@ -32,12 +32,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._encode import Encoded
 from ._kernels import table as KT
 from ._lazy import scipy_sparse as sp
 from ._typing import FloatArray, IntArray
 from .definitions import Components, Definition, RatingData, compute, per_category_set
 from .definitions.table_data import TableData, replicate_tables
+from .encoding._encode import Encoded
 
 __all__ = ["Replicates", "bootstrap_values", "scipy_bootstrap", "table_bootstrap"]
 

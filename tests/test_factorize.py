@@ -1,6 +1,6 @@
 """The fast encoding paths give exactly what the plain pandas and NumPy calls give.
 
-:mod:`pdagree._factorize` and :func:`pdagree._labels.encode_label_column` skip passes over the
+`encoding._factorize` and `encoding._labels.encode_label_column` skip passes over the
 annotations (issue #13); each is checked here against the call it replaces, on the values
 where the two could differ (missing values, -0.0, infinities, integers beyond 2**53, mixed
 types, Categoricals, declared categories).
@@ -16,8 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdagree._factorize import compact_keys, distinct_keys, duplicated_keys, factorize_sorted
-from pdagree._labels import dtype_categories, encode_label_column, encode_labels
+from pdagree.encoding._factorize import (
+    compact_keys,
+    distinct_keys,
+    duplicated_keys,
+    factorize_sorted,
+)
+from pdagree.encoding._labels import dtype_categories, encode_label_column, encode_labels
 
 
 def _same_index(got: pd.Index, expected: pd.Index) -> None:
@@ -238,9 +243,9 @@ def test_encode_label_column_floats(values: list[float | None]) -> None:
 def test_category_set_split_equals_subset(seed: int, n_categories: int, weighted: bool) -> None:
     # The one-sort split of by= groups by their set of categories gives, set by set, what
     # RatingData.subset gives, in the order of np.unique(mask, axis=0).
-    from pdagree._encode import Encoded
     from pdagree.definitions import RatingData
     from pdagree.definitions.category_sets import _patterns, _subsets
+    from pdagree.encoding._encode import Encoded
 
     rng = np.random.default_rng(seed)
     n_groups, n_items = 7, 30
@@ -349,7 +354,7 @@ def _general_wide(frame: pd.DataFrame, declared: list[object] | None) -> tuple[o
 def test_wide_text_codes_equal_the_general_path(
     rows: list[list[str | None]], dtype: object, declare: str
 ) -> None:
-    from pdagree._wide import wide_codes
+    from pdagree.encoding._wide import wide_codes
 
     frame = pd.DataFrame(rows, columns=["r1", "r2", "r3"]).astype(dtype)
     present = [v for row in rows for v in row if v is not None]
@@ -392,7 +397,7 @@ def test_wide_text_codes_equal_the_general_path(
 def test_wide_number_codes_equal_the_general_path(
     rows: list[list[float | None]], dtype: str
 ) -> None:
-    from pdagree._wide import wide_codes
+    from pdagree.encoding._wide import wide_codes
 
     frame = pd.DataFrame(rows, columns=["r1", "r2"], dtype="float64")
     integers = dtype[0] in "iu"  # integer columns hold no missing value
@@ -421,6 +426,6 @@ def test_wide_number_codes_equal_the_general_path(
     ],
 )
 def test_wide_codes_leave_other_frames_to_the_general_path(frame: pd.DataFrame) -> None:
-    from pdagree._wide import wide_codes
+    from pdagree.encoding._wide import wide_codes
 
     assert wide_codes(frame, None) is None

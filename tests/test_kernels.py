@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 
 import pdagree._kernels
-from pdagree import _counts
 from pdagree._kernels import _segment, agreement, alpha, spa, table, variance
+from pdagree.encoding import _counts
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 FloatArray = np.ndarray[Any, np.dtype[np.float64]]

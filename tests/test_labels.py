@@ -15,10 +15,10 @@ import pytest
 
 import pdagree  # noqa: F401  (registers the accessor)
 from pdagree import datasets
-from pdagree._encode import encode
 from pdagree._warnings import LayoutWarning
-from pdagree.levels import metric_for
-from pdagree.weights import weight_matrix
+from pdagree.encoding._encode import encode
+from pdagree.encoding.levels import metric_for
+from pdagree.encoding.weights import weight_matrix
 
 # 4 raters, 12 items, a 1..10 scale (Krippendorff-style incomplete design).
 SCALE = {

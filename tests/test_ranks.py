@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import pdagree
-from pdagree._ranks import split_cells
+from pdagree.encoding._ranks import split_cells
 
 SPEC = {"item": "doc", "rater": "coder", "label": "tag", "rank": "rank"}
 

@@ -24,7 +24,7 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import cohens_kappa
 
 import pdagree  # noqa: F401  (registers DataFrame.agree)
-from pdagree.weights import SCHEMES, weight_matrix
+from pdagree.encoding.weights import SCHEMES, weight_matrix
 
 WEIGHTED = ("observed", "bennett", "scott", "cohen", "fleiss", "conger", "gwet")
 

@@ -223,7 +223,7 @@ def pair_margin_components(
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """:func:`pair_components` from the pairs' margins: the items both rated ``n_common``
     (G, R, R), their weighted agreement ``agree`` and the tables' row and column sums
-    (G, R, R, K), as :func:`pdagree._counts.pair_margins` counts them. ``weights=None`` is
+    (G, R, R, K), as :func:`pdagree.encoding._counts.pair_margins` counts them. ``weights=None`` is
     identity weights, without a (K, K) array."""
     with np.errstate(invalid="ignore", divide="ignore"):
         observed = agree / n_common

@@ -14,12 +14,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._labels import _fmt
 from .._lazy import scipy_sparse as sp
 from .._typing import BoolArray, FloatArray, IntArray
 from ..definitions import RatingData
 from ..definitions.gold import reference
 from ..definitions.keys import keys_of
+from ..encoding._labels import _fmt
 
 __all__ = ["Votes", "votes"]
 

@@ -2,7 +2,7 @@
 
 :class:`CountData` is a :class:`~pdagree.definitions.RatingData` built from what the cluster
 sends back: the non-zero cells of ``n_ik`` (ratings of item ``i`` in category ``k``) as the
-entries of an :class:`~pdagree._encode.Encoded` weighted by their counts, and the raters'
+entries of an :class:`~pdagree.encoding._encode.Encoded` weighted by their counts, and the raters'
 category counts ``n_gck`` as a given tensor. Every definition that reads only these (and the
 tensors derived from them) runs unchanged; one that needs each annotation's rater and item
 together (the rater-pair tables, Conger's per-item variance, the item bootstrap) gets an
@@ -16,9 +16,9 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from .._encode import Encoded
 from .._typing import BoolArray, FloatArray, IntArray
 from ..definitions import RatingData
+from ..encoding._encode import Encoded
 
 __all__ = ["AnnotationsNeeded", "CountData", "NoAnnotations", "needs_annotations"]
 

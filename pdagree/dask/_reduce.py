@@ -11,8 +11,9 @@ The cluster computes, in one pass over the partitions (one ``dask.compute`` call
   (``groupby([*by, item, rater]).size()``, reduced to the pairs counted twice);
 
 and sends back only those counts. The client then applies pdagree's own rules: labels to
-categories (:func:`~pdagree._labels.encode_labels` on the distinct labels), items and raters
-in the order of the pandas path (:func:`~pdagree._factorize.factorize_columns`), and builds a
+categories (:func:`~pdagree.encoding._labels.encode_labels` on the distinct labels), items
+and raters in the order of the pandas path
+(:func:`~pdagree.encoding._factorize.factorize_columns`), and builds a
 :class:`~pdagree.dask._data.CountData`: the same definitions, registry and result types then
 finish the job. A wide frame is reduced partition by partition (a row is an item, so no item
 straddles partitions) and combined on the client.
@@ -27,8 +28,10 @@ import dask
 import numpy as np
 import pandas as pd
 
-from .._arguments import as_list as _as_list
-from .._encode import (
+from .._typing import IntArray
+from .._warnings import PdagreeWarning, warn
+from ..encoding._arguments import as_list as _as_list
+from ..encoding._encode import (
     Encoded,
     _check_by_overlap,
     _group_codes,
@@ -37,11 +40,15 @@ from .._encode import (
     layout_of,
     rater_columns,
 )
-from .._factorize import factorize_columns
-from .._labels import DtypeCategories, _fmt, categories_of, dtype_categories, encode_labels
-from .._ranks import check_unique_items, repeated_pairs, split_cells
-from .._typing import IntArray
-from .._warnings import PdagreeWarning, warn
+from ..encoding._factorize import factorize_columns
+from ..encoding._labels import (
+    DtypeCategories,
+    _fmt,
+    categories_of,
+    dtype_categories,
+    encode_labels,
+)
+from ..encoding._ranks import check_unique_items, repeated_pairs, split_cells
 from ._data import CountData
 
 __all__ = ["reduce_frame"]
@@ -61,7 +68,7 @@ def reduce_frame(
     split_out: int | None = None,
 ) -> CountData:
     """The count tensors of a Dask frame, as :class:`CountData` (the arguments of
-    :func:`pdagree._encode.encode`, with the same checks and messages)."""
+    :func:`pdagree.encoding._encode.encode`, with the same checks and messages)."""
     meta = ddf._meta
     by_cols = _as_list(by, meta.columns)
     _require_columns(meta, {"by": by_cols})
@@ -104,7 +111,7 @@ def _column_meta(ddf: Any, column: Hashable) -> pd.Series:
 
 
 def _warn_missing_keys(n_rows: int, n_missing: int, per_column: dict[Hashable, int]) -> None:
-    """The warning of :func:`pdagree._encode._drop_missing_keys`, from counts."""
+    """The warning of :func:`pdagree.encoding._encode._drop_missing_keys`, from counts."""
     if not n_missing:
         return
     shown = ", ".join(f"{col!r} on {n}" for col, n in per_column.items() if n)

@@ -19,7 +19,7 @@ from .._kernels import alpha_sums as KS
 from .._kernels import table as KT
 from .._kernels import variance as V
 from .._typing import FloatArray
-from ..levels import magnitude, metric_for
+from ..encoding.levels import magnitude, metric_for
 from .base import Components
 from .data import RatingData, Weights
 from .kappa import two_rater_tables
@@ -184,7 +184,7 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
 def _components(data: RatingData, metric: KA.Metric) -> tuple[KA.AlphaComponents, float]:
     """The alpha kernel for ``metric``: moment sums where they suffice (nominal on the
     dense count table, interval on the values), else the general pairable-value counts; and
-    the unit of its distances (interval: :func:`~pdagree.levels.metric_for` divides the
+    the unit of its distances (interval: :func:`~pdagree.encoding.levels.metric_for` divides the
     values by their largest magnitude, so values near 1e200 or 1e-200 neither overflow nor
     underflow when squared, and the distances are in that unit squared)."""
     enc = data.enc

@@ -1,6 +1,6 @@
 """The data every definition works on: encoded ratings and their count tensors.
 
-:class:`RatingData` holds one :class:`~pdagree._encode.Encoded` and computes each count
+:class:`RatingData` holds one :class:`~pdagree.encoding._encode.Encoded` and computes each count
 tensor once, on first use (docs/architecture.md: encode → count → kernel). Definitions, the
 inference layer and the bootstrap read it; :class:`pdagree.Ratings` wraps one for users.
 """
@@ -13,13 +13,13 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from .. import _counts
-from .._encode import Encoded
-from .._factorize import distinct_keys
 from .._kernels import agreement as K
 from .._kernels import sparse as KS
 from .._typing import BoolArray, FloatArray, IntArray
-from ..weights import weight_matrix
+from ..encoding import _counts
+from ..encoding._encode import Encoded
+from ..encoding._factorize import distinct_keys
+from ..encoding.weights import weight_matrix
 
 __all__ = ["RatingData", "Weights", "encoded_subset"]
 
@@ -212,7 +212,7 @@ class RatingData:
     @cached_property
     def pair_agreements(self) -> tuple[IntArray, IntArray, IntArray, FloatArray, FloatArray]:
         """The rater pairs that share items, sparsely: ``(group, a, b, n_common, agree)``
-        (:func:`pdagree._counts.pair_agreements`)."""
+        (:func:`pdagree.encoding._counts.pair_agreements`)."""
         return _counts.pair_agreements(*self._annotations())
 
     def pair_confusion(self, first: IntArray, second: IntArray) -> FloatArray:

@@ -15,11 +15,11 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._encode import _fmt
 from .._kernels import gold as K
-from .._labels import categories_of
 from .._typing import BoolArray, FloatArray, IntArray, as_float
 from .._warnings import warn
+from ..encoding._encode import _fmt
+from ..encoding._labels import categories_of
 from .data import RatingData
 
 __all__ = ["Average", "against"]

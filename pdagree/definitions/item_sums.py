@@ -43,7 +43,7 @@ from .._kernels import multilabel as KM
 from .._kernels import spa as KS
 from .._lazy import scipy_sparse as sp
 from .._typing import FloatArray
-from ..levels import metric_for
+from ..encoding.levels import metric_for
 from .base import MIN_SHARED_ITEMS, ItemSums
 from .data import RatingData
 from .multilabel import DEFAULT_P, check_p

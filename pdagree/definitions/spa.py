@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._encode import _fmt
 from .._kernels import spa as K
 from .._typing import FloatArray
+from ..encoding._encode import _fmt
 from .base import Components
 from .data import RatingData
 

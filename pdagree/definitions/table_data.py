@@ -1,7 +1,7 @@
 """Two raters' contingency table as rating data: the coefficients from the K x K table.
 
 A contingency table is encoded as one item per non-zero cell, standing for the items the cell
-counts (:attr:`pdagree._encode.Encoded.multiplicity`). :class:`TableData` is the
+counts (:attr:`pdagree.encoding._encode.Encoded.multiplicity`). :class:`TableData` is the
 :class:`~.data.RatingData` of such an encoding: the count tensors the coefficients read (``A_o``,
 the raters' category counts, the pooled proportions, the two raters' table) come from the
 (G, K, K) tables, so a table counting billions of items costs what its K x K cells cost. A
@@ -10,7 +10,7 @@ replicate of the bootstrap is a table of its own (a group), drawn from the multi
 
 The analyses that read items one by one (``items()``, the IRT model, SPA, the breakdowns) run
 on :attr:`TableData.rows`, the table read as one item per count, which is refused above
-:data:`pdagree._contingency.MAX_TABLE_ITEMS` items before anything is allocated. A
+:data:`pdagree.encoding._contingency.MAX_TABLE_ITEMS` items before anything is allocated. A
 definition the registry does not mark ``on_table`` gets :attr:`TableData.rows` too
 (:func:`pdagree.evaluate.coefficient`).
 """
@@ -24,10 +24,10 @@ from typing import NoReturn
 import numpy as np
 import pandas as pd
 
-from .._contingency import expand_cells
-from .._encode import Encoded
 from .._kernels import table as KT
 from .._typing import BoolArray, FloatArray, IntArray
+from ..encoding._contingency import expand_cells
+from ..encoding._encode import Encoded
 from .data import RatingData
 
 __all__ = ["TableData", "rating_data", "replicate_tables"]

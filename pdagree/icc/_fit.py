@@ -9,10 +9,10 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from .._labels import _fmt
 from .._typing import BoolArray, FloatArray
 from .._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
 from ..definitions import RatingData
+from ..encoding._labels import _fmt
 from ._anova import MeanSquares, mean_squares
 from ._forms import FORMS, SHROUT_FLEISS, form_name, interval, test, value
 from ._incomplete import incomplete_groups

@@ -8,9 +8,9 @@ from functools import cached_property
 
 import numpy as np
 
-from .._labels import _fmt
 from .._typing import BoolArray, FloatArray, IntArray, as_float
 from ..definitions import RatingData
+from ..encoding._labels import _fmt
 
 __all__ = ["Scores"]
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from .._typing import BoolArray, FloatArray, IntArray
 from ..definitions import RatingData
-from ..weights import undeclared_order_message
+from ..encoding.weights import undeclared_order_message
 from ._model import Patterns
 
 __all__ = ["IRTData", "prepare"]

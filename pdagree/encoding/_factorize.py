@@ -1,6 +1,6 @@
 """Codes of key columns with as few passes over the annotations as possible.
 
-Part of the encoding layer (:mod:`pdagree._encode`). Each function returns exactly what the
+Part of the encoding layer (:mod:`pdagree.encoding`). Each function returns exactly what the
 plain pandas or NumPy call named in its docstring returns, only faster on the columns that
 annotation exports hold (integer ids, a handful of text labels, millions of rows):
 
@@ -22,7 +22,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from ._typing import IntArray
+from .._typing import IntArray
 
 __all__ = [
     "MissingKeyError",

@@ -1,7 +1,7 @@
 """Tables of counts: the checks every count table passes, and two raters' contingency table
 as codes.
 
-Part of the encoding layer (:mod:`pdagree._encode` builds the :class:`~pdagree._encode.Encoded`
+Part of the encoding layer (:mod:`pdagree.encoding` builds the :class:`~pdagree.encoding.Encoded`
 from what :func:`contingency_codes` returns). A contingency table is a K x K frame: the index
 holds the first rater's categories, the columns the second rater's, a cell the number of items
 the two raters put in that pair of categories. Each non-zero cell becomes one item (two
@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._typing import FloatArray, IntArray
 from ._labels import _fmt, categories_of, dtype_categories, label_numbers
-from ._typing import FloatArray, IntArray
 
 __all__ = ["ContingencyCodes", "check_counts", "contingency_codes", "expand_cells"]
 

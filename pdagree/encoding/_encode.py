@@ -16,6 +16,8 @@ from typing import Literal, cast
 import numpy as np
 import pandas as pd
 
+from .._typing import FloatArray, IntArray
+from .._warnings import PdagreeWarning, warn
 from ._arguments import as_list as _as_list
 from ._arguments import check_layout_arguments
 from ._contingency import check_counts, contingency_codes
@@ -32,8 +34,6 @@ from ._labels import (
 from ._labels import _fmt as _fmt
 from ._layout_checks import check_rater_columns, id_column_hint, mixed_kinds_hint
 from ._ranks import check_rank_layout, check_unique_items, rank_codes, resolve, split_cells
-from ._typing import FloatArray, IntArray
-from ._warnings import PdagreeWarning, warn
 from ._wide import wide_codes
 
 __all__ = ["Encoded", "Layout", "encode", "layout_of"]
@@ -487,7 +487,7 @@ def encode(
 ) -> Encoded:
     """Encode a frame in any of the four layouts.
 
-    The frame is only read, never modified. ``rank=``: see :mod:`pdagree._ranks`.
+    The frame is only read, never modified. ``rank=``: see :mod:`pdagree.encoding._ranks`.
     """
     df = _check_frame(df)
     if layout == "contingency" and by is not None:

@@ -2,7 +2,7 @@
 and Unicode variants read as categories, rater columns that share no label with the others,
 and a long frame's label column that holds an id.
 
-Part of the encoding layer (:mod:`pdagree._encode`). Every check reads the categories (the
+Part of the encoding layer (:mod:`pdagree.encoding`). Every check reads the categories (the
 distinct labels) or one ``np.bincount`` over the annotations, never the cells one by one, and
 never changes a value: a category named "NA" may be real, so the warning names the label and
 the remedy and leaves the decision to the user.
@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from .._warnings import LayoutWarning, warn
 from ._layout_checks import ID_SHARE, MIN_ROWS
-from ._warnings import LayoutWarning, warn
 
 if TYPE_CHECKING:
     from ._encode import Encoded
@@ -135,7 +135,7 @@ def check_rater_sharing(enc: Encoded, announced: Sequence[int] = ()) -> None:
     not continuous numbers, the frame as a whole is announced (its agreement is zero by
     construction). Continuous ratings (numbers not all whole) from every column share few
     exact values by nature and are left alone. ``announced``: the positions of columns
-    already announced as ids (:func:`pdagree._layout_checks.check_rater_columns`), not
+    already announced as ids (:func:`._layout_checks.check_rater_columns`), not
     announced again.
     """
     if enc.rater is None or enc.raters is None:
@@ -184,7 +184,7 @@ def check_rater_sharing(enc: Encoded, announced: Sequence[int] = ()) -> None:
 def check_long_labels(enc: Encoded, label: Hashable) -> None:
     """Warn (:class:`~pdagree.LayoutWarning`) when a long frame's ``label`` column holds a
     different label in nearly every row, as an id column does (the wide path's rule of
-    :func:`pdagree._layout_checks.check_rater_columns`); continuous numbers are left to the
+    :func:`._layout_checks.check_rater_columns`); continuous numbers are left to the
     nominal coefficients' own warning."""
     n, k = len(enc.code), enc.n_categories
     if n < MIN_ROWS or k < ID_SHARE * n or _continuous(enc):

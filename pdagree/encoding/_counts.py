@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._lazy import scipy_sparse as sp
-from ._typing import FloatArray, IntArray, as_float
+from .._lazy import scipy_sparse as sp
+from .._typing import FloatArray, IntArray, as_float
 
 __all__ = ["item_counts", "pair_agreements", "pair_confusions", "pair_margins", "rater_counts"]
 

@@ -1,7 +1,7 @@
 """Labels to categories: which categories there are, in which order, and whether that order
 was declared.
 
-Part of the encoding layer (:mod:`pdagree._encode`). The rules, in order of precedence:
+Part of the encoding layer (:mod:`pdagree.encoding`). The rules, in order of precedence:
 
 1. An ordered Categorical declares its categories (used or not) and their order. Other
    rating columns may be plain (or unordered Categoricals) when their labels are among those
@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._typing import BoolArray, FloatArray, IntArray
+from .._typing import BoolArray, FloatArray, IntArray
 
 __all__ = [
     "DtypeCategories",

@@ -1,6 +1,6 @@
 """Primary and secondary labels: one or two ranked labels per (item, rater).
 
-Part of the encoding layer (:mod:`pdagree._encode`). A rater may give an item a primary label
+Part of the encoding layer (:mod:`pdagree.encoding`). A rater may give an item a primary label
 and, optionally, a secondary one (Rosenberg & Binkowski 2004): in a long frame as rows with
 ``rank=`` 1 (primary) and 2 (secondary), in a wide frame as a cell holding a tuple or list,
 primary first. Both become the same per-label entries (item code, rater code, rank) here, and
@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._typing import IntArray
 from ._factorize import duplicated_keys
 from ._labels import _fmt
-from ._typing import IntArray
 
 __all__ = [
     "check_rank_layout",

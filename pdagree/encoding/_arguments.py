@@ -1,8 +1,8 @@
 """Checks of the layout arguments of ``df.agree(...)`` that need no data: ``categories=`` and
 ``raters=`` are ordered lists, and no category is missing.
 
-Part of the encoding layer (:mod:`pdagree._encode`); the pandas and the Dask engines both
-call :func:`check_layout_arguments` through :func:`pdagree._encode.layout_of`.
+Part of the encoding layer (:mod:`pdagree.encoding`); the pandas and the Dask engines both
+call :func:`check_layout_arguments` through :func:`pdagree.encoding._encode.layout_of`.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """A wide frame's rating cells to codes, column by column, where no cell needs a Python object.
 
-Part of the encoding layer (:mod:`pdagree._encode`). The general path turns the rater
+Part of the encoding layer (:mod:`pdagree.encoding`). The general path turns the rater
 columns into one object array (``frame.to_numpy(dtype=object)``), finds the missing cells with
 ``pd.isna`` and encodes the present ones, in row-major order, with
-:func:`~pdagree._labels.encode_labels`: a Python object per cell. Where every rater column is
+:func:`~._labels.encode_labels`: a Python object per cell. Where every rater column is
 text (pandas' ``str`` in either storage, ``string[pyarrow]``, object columns of strings) or
 every one has the same NumPy number dtype, :func:`wide_codes` gives exactly the same entries,
 codes, categories and order from one ``pd.factorize`` per column (text) or the numbers
@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._typing import IntArray
 from ._factorize import hash_input
 from ._labels import arrow_text, encode_numbers, encode_uniques
-from ._typing import IntArray
 
 __all__ = ["WideCodes", "wide_codes"]
 

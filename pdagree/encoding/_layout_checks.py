@@ -1,6 +1,6 @@
 """Sanity checks of a frame's layout: warnings for frames that look like another layout.
 
-Part of the encoding layer (:mod:`pdagree._encode`); the checks read the encoded arrays only.
+Part of the encoding layer (:mod:`pdagree.encoding`); the checks read the encoded arrays only.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from ._warnings import LayoutWarning, warn
+from .._warnings import LayoutWarning, warn
 
 if TYPE_CHECKING:
     from ._encode import Encoded
