@@ -259,6 +259,7 @@ def summarise(
             p = _p_value(z, None, alternative)
     else:
         resamples = check_resamples(n_resamples)
+        data.require_items(f"the item bootstrap of `{method_name}`")
         kind = check_interval(interval)
         value = compute(definition, data, kwargs).value
         if data.enc.groups is None:

@@ -206,11 +206,11 @@ def test_what_needs_annotations_says_so(client: Any) -> None:
         lambda: ratings.light(),
         lambda: ratings.pairwise(),
         lambda: ratings.contingency("r0", "r1"),
-        lambda: ratings.fleiss(confidence_level=0.95),
-        lambda: ratings.fleiss(method="bootstrap"),
-        lambda: ratings.fleiss().standard_error(),
+        lambda: ratings.fleiss(confidence_level=0.95, method="bootstrap"),
+        lambda: ratings.fleiss().standard_error(method="bootstrap"),
         lambda: ratings.fleiss().confidence_interval(method="bootstrap"),
-        lambda: ratings.report(0.95),
+        lambda: ratings.report(0.95, method="bootstrap"),
+        lambda: ratings.conger(confidence_level=0.95),
         lambda: ratings.multilabel(),
         lambda: ratings.irt(),
         lambda: ratings.against("r0"),
@@ -227,6 +227,35 @@ def test_what_needs_annotations_says_so(client: Any) -> None:
         tuples.agree()
     with pytest.raises(TypeError, match="contingency table is already reduced"):
         ddf.agree(layout="contingency")
+
+
+#: The coefficients whose Gwet variance reads the counts alone (issue #20, point 5).
+ANALYTIC_ON_COUNTS = ("observed", "bennett", "fleiss", "gwet", "alpha")
+
+
+@pytest.mark.parametrize("by", [None, "g"])
+def test_analytic_uncertainty_equals_the_pandas_path(client: Any, by: str | None) -> None:
+    frame = _frame(8, labels=[1.0, 2.0, 5.0, np.nan])
+    ddf = dd.from_pandas(frame, npartitions=4, sort=False)
+    got = ddf.agree(item="item", rater="rater", label="label", by=by)
+    want = ddf.compute().agree(item="item", rater="rater", label="label", by=by)
+    for name in ANALYTIC_ON_COUNTS:
+        for options in ({}, {"weights": "quadratic"} if name != "alpha" else {"level": "interval"}):
+            if options and name == "observed":
+                continue
+            mine = getattr(got, name)(confidence_level=0.9, **options)
+            theirs = getattr(want, name)(confidence_level=0.9, **options)
+            if by is None:
+                for member in ("value", "se", "low", "high"):
+                    assert getattr(mine, member) == pytest.approx(getattr(theirs, member), abs=1e-10)
+                assert mine.p_value() == pytest.approx(theirs.p_value(), abs=1e-10)
+                assert mine.standard_error() == pytest.approx(theirs.standard_error(), abs=1e-10)
+            else:
+                pd.testing.assert_frame_equal(mine, theirs, rtol=0, atol=1e-10)
+    names = list(ANALYTIC_ON_COUNTS)
+    same(got.report(0.95, coefficients=names), want.report(0.95, coefficients=names))
+    rows = want.report(0.95, coefficients=names).index.get_level_values(-1)
+    assert set(got.report(0.95).index.get_level_values(-1)) == set(rows)
 
 
 def test_import_pdagree_does_not_import_dask() -> None:

@@ -88,6 +88,10 @@ class RatingData:
         enc = self.enc
         return enc.group[enc.item]
 
+    def require_items(self, what: str) -> None:
+        """Refuse ``what`` (e.g. the item bootstrap) where the annotations are not kept
+        item by item (:class:`~pdagree.definitions.count_data.CountData`); here a no-op."""
+
     def subset(self, groups: IntArray, categories: BoolArray) -> tuple[RatingData, IntArray]:
         """The groups ``groups`` alone, with only the categories ``categories``; and the
         original codes of the items kept (their order in the subset)."""

@@ -1,0 +1,145 @@
+""":class:`CountRatings`: :class:`pdagree.Ratings` on count tensors (a tally, a Dask frame).
+
+Every coefficient of the registry is the method :class:`~pdagree.Ratings` has, unchanged: it
+runs its definition on :class:`~pdagree.definitions.count_data.CountData`. Gwet's analytic
+standard errors, intervals and p-values come with it wherever they read the counts alone (the
+Fleiss-type coefficients, Krippendorff's alpha); what needs more (the rater-pair tables of
+Light's kappa, Conger's and Cohen's per-item variances, the item bootstrap) raises
+:class:`~pdagree.definitions.count_data.AnnotationsNeeded`, as does every method of
+:class:`~pdagree.Ratings` that is neither a coefficient nor a breakdown of the count tensors
+(those added later included).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .definitions import REGISTRY, compute
+from .definitions.count_data import AnnotationsNeeded, CountData, needs_annotations
+from .inference import resolve_method
+from .ratings import Ratings
+from .report import report as _report
+
+__all__ = ["COUNT_METHODS", "CountRatings"]
+
+#: Methods of :class:`~pdagree.Ratings` besides the coefficients that read only count
+#: tensors (the others raise :class:`AnnotationsNeeded` on counts).
+COUNT_METHODS = ("counts", "frequencies", "per_category", "items", "spa_items", "report")
+
+
+class CountRatings(Ratings):
+    """Ratings kept as count tensors: the coefficients and breakdowns of
+    :class:`pdagree.Ratings` that are functions of them, with the same results as on the
+    frames they count."""
+
+    __slots__ = ()
+
+    def __init__(self, data: CountData) -> None:
+        object.__setattr__(self, "_data", data)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self._data,))
+
+    def report(
+        self,
+        confidence_level: float | None = None,
+        *,
+        method: str = "analytic",
+        n_resamples: int = 2000,
+        rng: Any = None,
+        coefficients: Sequence[str] | None = None,
+        weights: Any = None,
+        level: Any = None,
+    ) -> pd.DataFrame:
+        """:meth:`pdagree.Ratings.report` of the coefficients that count tensors give (by
+        default every one of the report's that applies and needs no more; with
+        ``confidence_level``, those with an analytic variance on counts)."""
+        if confidence_level is not None and method == "bootstrap":
+            raise needs_annotations("the item bootstrap (`method='bootstrap'`)")
+        if coefficients is None:
+            coefficients = [
+                d.name
+                for d in REGISTRY.values()
+                if d.in_report
+                and d.applies_to(self._data)
+                and self._counts_suffice(d.name, confidence_level is not None)
+            ]
+        return _report(
+            self._data,
+            confidence_level,
+            method=method,
+            n_resamples=n_resamples,
+            rng=rng,
+            coefficients=coefficients,
+            weights=weights,
+            level=level,
+        )
+
+    def _counts_suffice(self, name: str, uncertainty: bool = False) -> bool:
+        """Whether coefficient ``name`` (and, with ``uncertainty``, its analytic variance)
+        computes from the count tensors alone."""
+        definition = REGISTRY[name]
+        try:
+            with np.errstate(all="ignore"):
+                compute(definition, self._data, {})
+                if uncertainty:
+                    if resolve_method("auto", definition, self._data, {}) != "analytic":
+                        return False
+                    assert definition.variance is not None
+                    parts = compute(definition, self._data, {})
+                    definition.variance(self._data, {}, parts, np.inf)
+        except AnnotationsNeeded:
+            return False
+        except ValueError as exc:  # refused for these data: let report() say so
+            return str(exc) not in _NO_RATERS
+        return True
+
+
+_NO_RATERS = ("no raters", "needs raters")
+
+
+def _coefficient(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    """``Ratings.<name>`` on count tensors: what needs rater identity per item says so."""
+
+    @functools.wraps(method)
+    def on_counts(self: CountRatings, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except ValueError as exc:
+            # The guards of definitions that read each annotation's rater (none here).
+            if str(exc) in _NO_RATERS:
+                raise needs_annotations(f"`{name}()` with its options") from None
+            raise
+
+    return on_counts
+
+
+def _refused(name: str) -> Callable[..., Any]:
+    def refuse(self: CountRatings, *args: Any, **kwargs: Any) -> Any:
+        raise needs_annotations(f"`{name}()`")
+
+    refuse.__name__ = name
+    refuse.__doc__ = f"Not available on counts: ``{name}()`` needs the annotations."
+    return refuse
+
+
+def _install() -> None:
+    """Wrap the registry's coefficients; refuse the methods that need annotations."""
+    for name in dir(Ratings):
+        if name.startswith("_") or name in COUNT_METHODS:
+            continue
+        attribute = getattr(Ratings, name)
+        if not callable(attribute) or isinstance(attribute, (property, type)):
+            continue
+        if name in REGISTRY:
+            setattr(CountRatings, name, _coefficient(name, attribute))
+        elif name not in ("from_frame",):
+            setattr(CountRatings, name, _refused(name))
+
+
+_install()

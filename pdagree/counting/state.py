@@ -1,0 +1,219 @@
+"""Count tensors that add: the state a tally keeps and a Dask partition reduces to.
+
+:class:`Counts` holds, for the batches added so far,
+
+- ``n_ik``: ratings of item ``i`` in label ``k``, its non-zero cells (``nik``);
+- ``n_gck``: ratings of rater ``c`` in label ``k`` within ``by=`` group ``g`` (``nck``);
+- with ``check_duplicates``, the (item, rater) pairs counted, to refuse a pair seen again;
+- the distinct items, raters, labels and groups, numbered in order of first sight.
+
+Adding a batch and merging two states are one operation (:meth:`Counts.absorb`): a batch is
+read into a state of its own, whose codes are mapped to this one's and whose cells are added
+(an item that straddles batches adds up). Its cost grows with the batch (see
+:mod:`._runs`). The rules that turn the state into ratings (label rules, item order, groups)
+apply once, when a coefficient is asked: :func:`pdagree.definitions.count_data.count_data`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .._typing import IntArray
+from ..encoding._labels import DtypeCategories, _fmt
+from ..encoding._ranks import repeated_pairs
+from ._batch import Batch, read_batch
+from ._runs import LIMIT, KeyCounts, Registry, check_sizes, pack, unpack
+from .spec import Spec
+
+__all__ = ["Counts"]
+
+
+class Counts:
+    """Mergeable count tensors of the batches read with one :class:`Spec`."""
+
+    __slots__ = (
+        "from_dtype",
+        "groups",
+        "items",
+        "labels",
+        "missing_by",
+        "n_missing_by",
+        "n_annotations",
+        "n_batches",
+        "n_rows",
+        "nck",
+        "nik",
+        "pairs",
+        "raters",
+        "spec",
+    )
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+        item_name = spec.item if spec.layout == "long" else None
+        self.items = Registry([*spec.by, item_name])
+        self.groups = Registry(list(spec.by) or ["group"])
+        self.raters = Registry([spec.rater])
+        self.labels = Registry([spec.label])
+        self.nik = KeyCounts()
+        self.nck = KeyCounts()
+        self.pairs: KeyCounts | None = KeyCounts() if spec.check_duplicates else None
+        self.n_batches = 0
+        self.n_rows = 0
+        self.n_annotations = 0
+        self.missing_by: dict[Hashable, int] = dict.fromkeys(spec.by, 0)
+        self.n_missing_by = 0
+        self.from_dtype: DtypeCategories | None = None
+
+    # ----------------------------------------------------------------------- building
+
+    @classmethod
+    def of_frame(cls, frame: Any, spec: Spec) -> Counts:
+        """The counts of one frame (a batch, a Dask partition)."""
+        out = cls(spec)
+        out.add_batch(read_batch(frame, spec))
+        return out
+
+    def copy(self) -> Counts:
+        out = Counts(self.spec)
+        for name in ("items", "groups", "raters", "labels", "nik", "nck"):
+            setattr(out, name, getattr(self, name).copy())
+        out.pairs = None if self.pairs is None else self.pairs.copy()
+        out.n_batches, out.n_rows = self.n_batches, self.n_rows
+        out.n_annotations = self.n_annotations
+        out.missing_by = dict(self.missing_by)
+        out.n_missing_by = self.n_missing_by
+        out.from_dtype = self.from_dtype
+        return out
+
+    def _dtype(self, other: DtypeCategories | None) -> None:
+        if other is None:
+            return
+        mine = self.from_dtype
+        if mine is None:
+            self.from_dtype = other
+            return
+        same = mine.ordered == other.ordered and mine.categories.equals(other.categories)
+        if same:
+            return
+        if mine.ordered or other.ordered:
+            raise TypeError(
+                "the batches' labels are ordered Categoricals with different categories or "
+                f"orders ({_fmt(list(mine.categories))} and {_fmt(list(other.categories))}); "
+                "give every batch the same dtype, or declare the scale with `categories=`."
+            )
+        union = dict.fromkeys([*mine.categories.tolist(), *other.categories.tolist()])
+        self.from_dtype = DtypeCategories(pd.Index(list(union)), ordered=False)
+
+    def add_batch(self, batch: Batch) -> None:
+        """Add one batch read by :func:`read_batch` (see :meth:`absorb`)."""
+        group = self.groups.codes(batch.groups) if batch.groups is not None else None
+        item = self.items.codes(batch.items)
+        rater = self.raters.codes(batch.raters)
+        label = self.labels.codes(batch.labels)
+        self._check_limits()
+        g = np.zeros(len(batch.item), dtype=np.int64)
+        if group is not None:
+            g = group[batch.item_group[batch.item]]
+        self._add(
+            item[batch.item],
+            rater[batch.rater],
+            label[batch.code],
+            g,
+            np.ones(len(batch.item)),
+        )
+        self.n_batches += 1
+        self.n_rows += batch.n_rows
+        self.n_annotations += len(batch.item)
+        self.n_missing_by += batch.n_missing_by
+        for col, n in batch.missing_by.items():
+            self.missing_by[col] = self.missing_by.get(col, 0) + n
+        self._dtype(batch.from_dtype)
+
+    def absorb(self, other: Counts) -> None:
+        """Add ``other``'s counts (same spec) to these: the one step that adds a batch, a
+        partition, or another tally."""
+        if other.spec != self.spec:
+            raise ValueError(
+                "tallies of different arguments cannot be added: "
+                f"{other.spec.arguments()} and {self.spec.arguments()}."
+            )
+        item = self.items.codes(other.items.index())
+        rater = self.raters.codes(other.raters.index())
+        label = self.labels.codes(other.labels.index())
+        group = self.groups.codes(other.groups.index()) if self.spec.by else np.zeros(1, int)
+        self._check_limits()
+        if other.pairs is not None and self.pairs is not None:
+            keys, _ = other.pairs.merged()
+            i, c = unpack(keys, 2)
+            self._pairs(item[i], rater[c])
+        keys, counts = other.nik.merged()
+        i, k = unpack(keys, 2)
+        self.nik.add(pack(item[i], label[k]), counts)
+        keys, counts = other.nck.merged()
+        g, c, k = unpack(keys, 3)
+        self.nck.add(pack(group[g], rater[c], label[k]), counts)
+        self.n_batches += other.n_batches
+        self.n_rows += other.n_rows
+        self.n_annotations += other.n_annotations
+        self.n_missing_by += other.n_missing_by
+        for col, n in other.missing_by.items():
+            self.missing_by[col] = self.missing_by.get(col, 0) + n
+        self._dtype(other.from_dtype)
+
+    def _check_limits(self) -> None:
+        check_sizes("items", len(self.items), 1 << 31)
+        check_sizes("raters", len(self.raters), LIMIT)
+        check_sizes("distinct labels", len(self.labels), LIMIT)
+        check_sizes("`by` groups", len(self.groups), LIMIT)
+
+    def _pairs(self, item: IntArray, rater: IntArray) -> None:
+        """Count the (item, rater) pairs, refusing those counted before."""
+        assert self.pairs is not None
+        keys = pack(item, rater)
+        seen = self.pairs.contains(keys)
+        if seen.any():
+            n = int(seen.sum())
+            items = self.items.take(item[seen])
+            raters = self.raters.take(rater[seen])
+            raise repeated_pairs(np.arange(n) * n + np.arange(n), items, raters)
+        self.pairs.add(keys)
+
+    def _add(
+        self, item: IntArray, rater: IntArray, label: IntArray, group: IntArray, count: Any
+    ) -> None:
+        if self.pairs is not None:
+            self._pairs(item, rater)
+        self.nik.add(pack(item, label), count)
+        self.nck.add(pack(group, rater, label), count)
+
+    # ----------------------------------------------------------------------- reading
+
+    def without_pairs(self) -> Counts:
+        """These counts without the (item, rater) pairs (what a result needs, less)."""
+        out = self.copy()
+        out.pairs = None
+        return out
+
+    def missing_by_message(self) -> str | None:
+        """The pandas path's warning about rows left out for a missing ``by`` key."""
+        if not self.n_missing_by:
+            return None
+        shown = ", ".join(f"{col!r} on {n}" for col, n in self.missing_by.items() if n)
+        return (
+            f"`by` is missing on {self.n_missing_by} of {self.n_rows} rows ({shown}); they are "
+            "left out, as `groupby` does. Fill them (e.g. `df[col].fillna('unknown')`) to keep "
+            "them as a group of their own."
+        )
+
+    def describe(self) -> str:
+        by = f", {len(self.groups)} groups" if self.spec.by else ""
+        return (
+            f"{len(self.items):,} items, {len(self.raters):,} raters, "
+            f"{len(self.labels):,} labels{by}; {self.n_annotations:,} annotations in "
+            f"{self.n_batches:,} batches"
+        )

@@ -1,0 +1,217 @@
+"""Rating data from count tensors alone: what a tally keeps and a Dask frame reduces to.
+
+:func:`count_data` applies pdagree's rules to a :class:`~pdagree.counting.state.Counts`, once:
+labels to categories (:func:`~pdagree.encoding._labels.encode_labels` on the distinct labels
+counted), items and raters in the order of the pandas path, ``by=`` groups; and builds a
+:class:`CountData`: the non-zero cells of ``n_ik`` as the entries of an
+:class:`~pdagree.encoding.Encoded` weighted by their counts, and the raters' category counts
+``n_gck`` as a given tensor. Every definition that reads only these (and the tensors derived
+from them, Gwet's analytic variances of the Fleiss-type coefficients included) runs
+unchanged; one that needs each annotation's rater and item together (the rater-pair tables,
+Conger's per-item variance, the item bootstrap) gets an :class:`AnnotationsNeeded` error
+instead of a wrong number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from functools import cached_property
+from typing import Any, NoReturn
+
+import numpy as np
+import pandas as pd
+
+from .._typing import BoolArray, FloatArray, IntArray
+from ..counting._runs import unpack
+from ..counting.state import Counts
+from ..encoding._encode import Encoded, _group_codes
+from ..encoding._factorize import factorize_columns
+from ..encoding._labels import DtypeCategories, _fmt, categories_of, encode_labels
+from .data import RatingData
+
+__all__ = [
+    "AnnotationsNeeded",
+    "CountData",
+    "NoAnnotations",
+    "count_data",
+    "label_codes",
+    "needs_annotations",
+]
+
+
+class AnnotationsNeeded(ValueError):
+    """The analysis needs the annotations themselves, which counts do not keep."""
+
+
+def needs_annotations(what: str) -> AnnotationsNeeded:
+    """The error for ``what`` (e.g. "`light()`") on count tensors."""
+    return AnnotationsNeeded(
+        f"{what} needs each annotation's item and rater together (rater-pair tables, per-item "
+        "variances of each rater, the item bootstrap), and a tally or a Dask frame keeps count "
+        "tensors only (ratings per item and category, per rater and category). Run it on the "
+        "pandas path: on the whole frame, `ddf.compute().agree(...)` or "
+        "`pd.concat(batches).agree(...)`, if it fits in memory, or on a sample of items, "
+        "e.g. `ddf[ddf[item].isin(some_items)].compute().agree(...)`."
+    )
+
+
+class CountData(RatingData):
+    """:class:`~pdagree.definitions.RatingData` from count tensors.
+
+    ``enc`` holds the non-zero ``n_ik`` cells as entries (``weight``: their counts) and no
+    per-entry rater (``enc.rater is None``, ``enc.raters`` the rater labels); ``nck`` is the
+    (G, R, K) tensor of the raters' category counts per group.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, enc: Encoded, nck: FloatArray, category_mask: Any = "auto") -> None:
+        super().__init__(enc, category_mask)
+        self.__dict__["nck"] = np.asarray(nck, dtype=np.float64)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (CountData, (self.enc, self.nck, self._given_mask))
+
+    @cached_property
+    def active_raters(self) -> FloatArray:
+        """Raters with a rating, per group: those with a non-zero row in ``n_gck``."""
+        counts = (self.nck.sum(axis=-1) > 0).sum(axis=-1)
+        return np.asarray(counts, dtype=np.float64)
+
+    @property
+    def pair_margins(self) -> NoReturn:
+        raise needs_annotations("the rater-pair tables (`light()`, `pairwise()`)")
+
+    @property
+    def pair_agreements(self) -> NoReturn:
+        raise needs_annotations("the rater-pair tables (`light()`, `pairwise()`)")
+
+    def pair_confusion(self, first: IntArray, second: IntArray) -> NoReturn:
+        raise needs_annotations("a contingency table of two raters")
+
+    def require_items(self, what: str) -> None:
+        raise needs_annotations(what)
+
+    def subset(self, groups: IntArray, categories: BoolArray) -> tuple[RatingData, IntArray]:
+        sub, items = super().subset(groups, categories)
+        nck = self.nck[groups][:, :, categories]
+        return CountData(sub.enc, nck, category_mask=None), items
+
+
+class NoAnnotations:
+    """Stands in for the data of a result computed from counts, so that asking the result
+    for what counts cannot give afterwards (``r.standard_error(method="bootstrap")``)
+    explains why."""
+
+    __slots__ = ("_what",)
+
+    def __init__(self, what: str) -> None:
+        self._what = what
+
+    def __getattr__(self, name: str) -> NoReturn:
+        raise needs_annotations(self._what)
+
+
+def label_codes(
+    labels: pd.Index,
+    totals: FloatArray,
+    categories: Sequence[Hashable] | None,
+    from_dtype: DtypeCategories | None,
+    where: str,
+) -> tuple[IntArray, pd.Index, bool]:
+    """The category code of each distinct label, the categories and whether their order is
+    declared, by the rules of the pandas path; ``totals``: the ratings per label (for the
+    message about labels missing from ``categories``)."""
+    values = np.asarray(labels, dtype=object)
+    try:
+        return encode_labels(values, categories, from_dtype, where)
+    except ValueError as exc:
+        if "use labels missing from `categories`" not in str(exc):
+            raise
+    cats, _ = categories_of(pd.Index(values), categories, from_dtype)
+    unknown = cats.get_indexer(pd.Index(values)) < 0
+    n_bad = int(np.asarray(totals)[unknown].sum())
+    raise ValueError(
+        f"{n_bad} ratings use labels missing from `categories`, e.g. "
+        f"{_fmt(list(values[unknown]))}; add them to `categories` or drop those ratings."
+    )
+
+
+def _group_of_keys(groups: pd.Index | None, keys: pd.Index) -> IntArray:
+    """The group code of each of ``keys`` (``by`` keys)."""
+    if groups is None:
+        return np.zeros(len(keys), dtype=np.int64)
+    return np.asarray(groups.get_indexer(keys), dtype=np.int64)
+
+
+def _where(counts: Counts) -> str:
+    spec = counts.spec
+    return f"`label` column {spec.label!r}" if spec.layout == "long" else "a rating cell"
+
+
+def count_data(counts: Counts) -> CountData:
+    """The rating data of ``counts``, as the pandas path reads the frames they counted."""
+    spec = counts.spec
+    if counts.n_rows == 0:
+        raise ValueError(
+            "nothing is counted yet (0 rows): agreement needs items rated by at least two "
+            "raters. Add a batch first."
+        )
+    if counts.n_annotations == 0:
+        raise ValueError(
+            "the batches hold no ratings: every label is missing. Agreement needs items rated "
+            "by at least two raters."
+        )
+    keys, weight = counts.nik.merged()
+    item_g, label_g = unpack(keys, 2)
+    labels = counts.labels.index()
+    totals = np.bincount(label_g, weights=weight, minlength=len(labels))
+    used = totals > 0
+    codes, cats, ordered = label_codes(
+        labels[used], totals[used], spec.categories, counts.from_dtype, _where(counts)
+    )
+    lookup = np.full(len(labels), -1, dtype=np.int64)
+    lookup[used] = codes
+    by = list(spec.by)
+    keys_all = counts.items.index()
+    raters_all = counts.raters.index()
+    if spec.layout == "long":
+        order, items = factorize_columns(keys_all.to_frame(index=False), [*by, spec.item])
+        rater_order, raters = factorize_columns(raters_all.to_frame(index=False), [spec.rater])
+        group, groups = _group_codes(items.to_frame(index=False), by, len(items))
+    else:
+        order = np.arange(len(keys_all), dtype=np.int64)
+        items = keys_all.get_level_values(-1) if by else keys_all
+        items = pd.Index(items, name=keys_all.names[-1])
+        rater_order, raters = np.arange(len(raters_all), dtype=np.int64), raters_all
+        frame = keys_all.to_frame(index=False).iloc[:, : len(by)]
+        group, groups = _group_codes(frame, by, len(items))
+    g_keys, c_keys, k_keys = unpack(counts.nck.merged()[0], 3)
+    group_of = _group_of_keys(groups, counts.groups.index()) if by else np.zeros(1, int)
+    n_groups = 1 if groups is None else len(groups)
+    size = n_groups * len(raters) * len(cats)
+    flat = (group_of[g_keys] * len(raters) + rater_order[c_keys]) * len(cats) + lookup[k_keys]
+    nck = np.bincount(flat, weights=counts.nck.merged()[1], minlength=size)
+    nck = nck.reshape(n_groups, len(raters), len(cats))
+    active = (nck.sum(axis=(0, 2)) > 0).sum()
+    if active < 2:
+        raise ValueError(
+            f"agreement needs at least two raters with ratings; the batches have {active} "
+            f"({_fmt(list(raters[nck.sum(axis=(0, 2)) > 0]))})."
+        )
+    enc = Encoded(
+        layout="long" if spec.layout == "long" else "wide",
+        items=items,
+        raters=pd.Index(raters),
+        categories=cats,
+        item=order[item_g],
+        rater=None,
+        code=lookup[label_g],
+        weight=weight,
+        group=group,
+        groups=groups,
+        by=tuple(by),
+        declared=spec.categories is not None or counts.from_dtype is not None,
+        ordered=ordered,
+    )
+    return CountData(enc, nck)
