@@ -23,6 +23,7 @@ from .accessor import AgreeAccessor
 from .ratings import Ratings
 from .results import Coefficient
 from .spa import spa_variance
+from .tally import Tally
 
 __all__ = [
     "AgreeAccessor",
@@ -31,6 +32,7 @@ __all__ = [
     "LayoutWarning",
     "PdagreeWarning",
     "Ratings",
+    "Tally",
     "UndefinedStatisticWarning",
     "__version__",
     "datasets",

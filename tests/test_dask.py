@@ -240,14 +240,19 @@ def test_analytic_uncertainty_equals_the_pandas_path(client: Any, by: str | None
     got = ddf.agree(item="item", rater="rater", label="label", by=by)
     want = ddf.compute().agree(item="item", rater="rater", label="label", by=by)
     for name in ANALYTIC_ON_COUNTS:
-        for options in ({}, {"weights": "quadratic"} if name != "alpha" else {"level": "interval"}):
+        for options in (
+            {},
+            {"weights": "quadratic"} if name != "alpha" else {"level": "interval"},
+        ):
             if options and name == "observed":
                 continue
             mine = getattr(got, name)(confidence_level=0.9, **options)
             theirs = getattr(want, name)(confidence_level=0.9, **options)
             if by is None:
                 for member in ("value", "se", "low", "high"):
-                    assert getattr(mine, member) == pytest.approx(getattr(theirs, member), abs=1e-10)
+                    assert getattr(mine, member) == pytest.approx(
+                        getattr(theirs, member), abs=1e-10
+                    )
                 assert mine.p_value() == pytest.approx(theirs.p_value(), abs=1e-10)
                 assert mine.standard_error() == pytest.approx(theirs.standard_error(), abs=1e-10)
             else:

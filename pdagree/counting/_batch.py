@@ -61,7 +61,7 @@ def _drop_missing_by(
     dropped = missing.to_numpy().any(axis=1)
     if not dropped.any():
         return df, per_column, 0
-    kept: pd.DataFrame = df[~dropped]
+    kept = pd.DataFrame(df[~dropped])
     return kept, per_column, int(dropped.sum())
 
 
@@ -141,10 +141,8 @@ def _wide(
     cols = rater_columns(df, None if spec.raters is None else list(spec.raters), by)
     frame = pd.DataFrame(df[cols])
     from_dtype = dtype_categories([frame[c] for c in cols])
-    if from_dtype is None:
-        arr = frame.to_numpy(dtype=object)
-    else:
-        arr = frame.astype(object).to_numpy()
+    plain = from_dtype is None
+    arr = frame.to_numpy(dtype=object) if plain else frame.astype(object).to_numpy()
     present = ~pd.isna(arr)
     row, col = np.nonzero(present)
     values, row, col, rank = split_cells(arr[present], row, col)

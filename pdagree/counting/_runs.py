@@ -64,7 +64,7 @@ def _consolidate(keys: IntArray, counts: FloatArray) -> tuple[IntArray, FloatArr
         return keys.astype(np.int64), counts.astype(np.float64)
     unique, inverse = np.unique(keys, return_inverse=True)
     summed = np.bincount(inverse.ravel(), weights=counts, minlength=len(unique))
-    return unique.astype(np.int64), summed
+    return unique.astype(np.int64), summed.astype(np.float64)
 
 
 class KeyCounts:

@@ -48,9 +48,7 @@ class Spec:
                 "wide frames."
             )
         if not isinstance(check_duplicates, bool):
-            raise TypeError(
-                f"`check_duplicates` must be True or False; got {check_duplicates!r}."
-            )
+            raise TypeError(f"`check_duplicates` must be True or False; got {check_duplicates!r}.")
         by_cols = as_list(by, None)
         if chosen == "long":
             _check_by_overlap(by_cols, {"item": item, "rater": rater, "label": label})

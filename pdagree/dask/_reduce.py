@@ -71,7 +71,9 @@ def reduce_frame(
         ddf = ddf[[*by_cols, *cols]]
     states = [dask.delayed(Counts.of_frame)(part, spec) for part in ddf.to_delayed()]
     while len(states) > 1:
-        paired = [dask.delayed(_merged)(a, b) for a, b in zip(states[::2], states[1::2])]
+        paired = [
+            dask.delayed(_merged)(a, b) for a, b in zip(states[::2], states[1::2], strict=False)
+        ]
         states = paired + (states[-1:] if len(states) % 2 else [])
     (counts,) = dask.compute(dask.delayed(Counts.without_pairs)(states[0]))
     message = counts.missing_by_message()

@@ -33,6 +33,7 @@ __all__ = [
     "AnnotationsNeeded",
     "CountData",
     "NoAnnotations",
+    "check_declared",
     "count_data",
     "label_codes",
     "needs_annotations",
@@ -149,6 +150,28 @@ def _where(counts: Counts) -> str:
     return f"`label` column {spec.label!r}" if spec.layout == "long" else "a rating cell"
 
 
+def _categories(counts: Counts) -> tuple[IntArray, pd.Index, bool]:
+    """Per distinct label counted, its category code; the categories; whether their order
+    is declared."""
+    spec = counts.spec
+    keys, weight = counts.nik.merged()
+    _, label_g = unpack(keys, 2)
+    labels = counts.labels.index()
+    totals = np.bincount(label_g, weights=weight, minlength=len(labels)).astype(np.float64)
+    used = totals > 0
+    codes, cats, ordered = label_codes(
+        labels[used], totals[used], spec.categories, counts.from_dtype, _where(counts)
+    )
+    lookup = np.full(len(labels), -1, dtype=np.int64)
+    lookup[used] = codes
+    return lookup, cats, ordered
+
+
+def check_declared(counts: Counts) -> None:
+    """Refuse labels outside the declared ``categories`` (the pandas path's error)."""
+    _categories(counts)
+
+
 def count_data(counts: Counts) -> CountData:
     """The rating data of ``counts``, as the pandas path reads the frames they counted."""
     spec = counts.spec
@@ -162,16 +185,9 @@ def count_data(counts: Counts) -> CountData:
             "the batches hold no ratings: every label is missing. Agreement needs items rated "
             "by at least two raters."
         )
+    lookup, cats, ordered = _categories(counts)
     keys, weight = counts.nik.merged()
     item_g, label_g = unpack(keys, 2)
-    labels = counts.labels.index()
-    totals = np.bincount(label_g, weights=weight, minlength=len(labels))
-    used = totals > 0
-    codes, cats, ordered = label_codes(
-        labels[used], totals[used], spec.categories, counts.from_dtype, _where(counts)
-    )
-    lookup = np.full(len(labels), -1, dtype=np.int64)
-    lookup[used] = codes
     by = list(spec.by)
     keys_all = counts.items.index()
     raters_all = counts.raters.index()
@@ -191,8 +207,8 @@ def count_data(counts: Counts) -> CountData:
     n_groups = 1 if groups is None else len(groups)
     size = n_groups * len(raters) * len(cats)
     flat = (group_of[g_keys] * len(raters) + rater_order[c_keys]) * len(cats) + lookup[k_keys]
-    nck = np.bincount(flat, weights=counts.nck.merged()[1], minlength=size)
-    nck = nck.reshape(n_groups, len(raters), len(cats))
+    total = np.bincount(flat, weights=counts.nck.merged()[1], minlength=size)
+    nck: FloatArray = total.reshape(n_groups, len(raters), len(cats)).astype(np.float64)
     active = (nck.sum(axis=(0, 2)) > 0).sum()
     if active < 2:
         raise ValueError(

@@ -1,0 +1,181 @@
+""":class:`Tally`: agreement kept up to date as batches of annotations arrive.
+
+A tally holds the count tensors of every batch added so far (see
+:mod:`pdagree.counting.state`), not the annotations: adding a batch costs what reading that
+batch costs, two tallies of the same arguments add (``a + b``: parallel workers, shards), and
+:meth:`Tally.save` writes the counts to a versioned ``.npz`` file that :meth:`Tally.load`
+reads back without pickle. Every coefficient and breakdown that counts give is a method, with
+the results of the pandas path on the concatenated batches (Gwet's analytic standard errors
+included); what needs the annotations themselves raises
+:class:`~pdagree.definitions.count_data.AnnotationsNeeded`, a ``ValueError`` that says so.
+
+>>> import pandas as pd
+>>> import pdagree
+>>> monday = pd.DataFrame({"item": [1, 1, 2, 2], "coder": list("abab"),
+...                        "tag": ["x", "x", "y", "x"]})
+>>> tuesday = pd.DataFrame({"item": [2, 3, 3], "coder": ["c", "a", "b"],
+...                         "tag": ["y", "y", "y"]})
+>>> tally = pdagree.Tally(item="item", rater="coder", label="tag")
+>>> tally.add(monday).add(tuesday)
+Tally(3 items, 3 raters, 2 labels; 7 annotations in 2 batches)
+>>> round(float(tally.fleiss()), 6) == round(float(
+...     pd.concat([monday, tuesday]).agree(item="item", rater="coder", label="tag").fleiss()), 6)
+True
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+from ._warnings import PdagreeWarning, warn
+from .count_ratings import CountRatings
+from .counting._batch import read_batch
+from .counting._store import read_counts, write_counts
+from .counting.spec import Spec
+from .counting.state import Counts
+from .definitions.count_data import check_declared, count_data
+
+__all__ = ["Tally"]
+
+
+class Tally:
+    """Count tensors of the annotation batches added so far, with the count-based methods of
+    :class:`pdagree.Ratings`.
+
+    Parameters
+    ----------
+    item, rater, label, raters, categories, by, layout
+        The accessor's keyword arguments (``df.agree(...)``), fixed once for every batch: a
+        long frame's columns, or a wide frame's ``raters``; ``categories`` declares the scale
+        (a batch with another label is refused, naming it), else the labels may grow with
+        later batches.
+    check_duplicates : bool, default True
+        Refuse an (item, rater) pair counted in an earlier batch, as one frame refuses a
+        repeated pair. With ``False`` the tally keeps no pairs (less memory) and a pair
+        repeated *across* batches is counted twice, unchecked; within a batch it is always
+        refused.
+
+    Notes
+    -----
+    An item may straddle batches: its counts add. Memory grows with the non-zero
+    (item, category) cells, the raters x categories counts, the distinct items, and (with
+    ``check_duplicates``) the (item, rater) pairs: 8 bytes each, not the annotations.
+    """
+
+    __slots__ = ("_counts", "_ratings")
+
+    def __init__(
+        self,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        raters: Sequence[Hashable] | None = None,
+        categories: Sequence[Hashable] | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        layout: str | None = None,
+        check_duplicates: bool = True,
+    ) -> None:
+        spec = Spec.of(
+            item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
+            layout=layout, check_duplicates=check_duplicates,
+        )  # fmt: skip
+        self._counts = Counts(spec)
+        self._ratings: CountRatings | None = None
+
+    @classmethod
+    def _of(cls, counts: Counts) -> Tally:
+        out = cls.__new__(cls)
+        out._counts = counts
+        out._ratings = None
+        return out
+
+    @classmethod
+    def from_frame(cls, frame: Any, **arguments: Any) -> Tally:
+        """A tally of one frame: ``Tally(**arguments).add(frame)``."""
+        return cls(**arguments).add(frame)
+
+    def add(self, batch: Any) -> Tally:
+        """Add a batch (a pandas DataFrame read by the tally's arguments); returns the tally.
+
+        The batch is checked as the pandas path checks a frame (columns, missing items and
+        raters, repeated (item, rater) pairs, within the batch and against earlier ones),
+        and the tally is left as it was when the batch is refused.
+        """
+        counts = self._counts
+        read = read_batch(batch, counts.spec)
+        trial = Counts(counts.spec)
+        trial.add_batch(read)
+        message = trial.missing_by_message()
+        self._absorb(trial)
+        if message:
+            warn(message, PdagreeWarning)
+        return self
+
+    def _absorb(self, other: Counts) -> None:
+        spec = self._counts.spec
+        if spec.categories is not None and len(other.labels):
+            # A label outside the declared scale is refused before anything is added.
+            check_declared(other)
+        merged = self._counts.copy()
+        merged.absorb(other)
+        self._counts = merged
+        self._ratings = None
+
+    def __add__(self, other: object) -> Tally:
+        if not isinstance(other, Tally):
+            return NotImplemented
+        merged = self._counts.copy()
+        merged.absorb(other._counts)
+        return Tally._of(merged)
+
+    # ----------------------------------------------------------------------- reading
+
+    @property
+    def ratings(self) -> CountRatings:
+        """The counts as :class:`~pdagree.count_ratings.CountRatings` (what the methods run
+        on), built once per state."""
+        if self._ratings is None:
+            self._ratings = CountRatings(count_data(self._counts))
+        return self._ratings
+
+    @property
+    def arguments(self) -> dict[str, Any]:
+        """The keyword arguments the tally was made with."""
+        return self._counts.spec.arguments()
+
+    @property
+    def n_batches(self) -> int:
+        return self._counts.n_batches
+
+    @property
+    def n_annotations(self) -> int:
+        return self._counts.n_annotations
+
+    def __repr__(self) -> str:
+        return f"Tally({self._counts.describe()})"
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if name.startswith("_") or not hasattr(CountRatings, name):
+            raise AttributeError(f"'Tally' object has no attribute {name!r}")
+        method: Callable[..., Any] = getattr(self.ratings, name)
+        return method
+
+    def __dir__(self) -> list[str]:
+        public = [n for n in dir(CountRatings) if not n.startswith("_")]
+        return sorted({*object.__dir__(self), *public})
+
+    # ----------------------------------------------------------------------- files
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the tally to ``path`` (a ``.npz`` file: arrays and a JSON header, no pickle;
+        format version 1, see :mod:`pdagree.counting._store`)."""
+        write_counts(self._counts, path)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Tally:
+        """The tally :meth:`save` wrote to ``path``; a file of another format version, or
+        a damaged one, is refused with a ``ValueError`` that says which."""
+        return cls._of(read_counts(path))

@@ -1,0 +1,279 @@
+"""``pdagree.Tally``: batches added in any order, split anywhere and merged in any tree give
+the pandas path's results on the concatenated frame (issue #20, points 1-3).
+
+The reference is always ``pd.concat(batches).agree(...)`` with the same arguments, compared to
+1e-12 (coefficients, their analytic standard errors, intervals and p-values, the breakdowns of
+counts); the files are checked for round trips and refused when foreign, damaged or of
+another version.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import pdagree
+from pdagree import Tally
+from pdagree.definitions.count_data import AnnotationsNeeded
+
+#: Coefficients whose values read counts alone, and those whose analytic variance does too.
+COUNT_COEFFICIENTS = ["observed", "bennett", "fleiss", "conger", "gwet", "alpha", "spa", "bias"]
+ANALYTIC = ["observed", "bennett", "fleiss", "gwet", "alpha"]
+BREAKDOWNS = ["counts", "frequencies", "per_category"]
+
+
+def same(got: Any, want: Any) -> None:
+    if isinstance(want, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, want, rtol=1e-12, atol=1e-12)
+    elif isinstance(want, (pd.Series, dict)):
+        assert type(got) is type(want)
+    else:
+        assert type(got) is type(want)
+        np.testing.assert_allclose(float(got), float(want), rtol=1e-12, atol=1e-12)
+        for key in ("observed", "expected", "n_items", "n_raters", "n_categories"):
+            np.testing.assert_allclose(getattr(got, key), getattr(want, key), rtol=1e-12)
+        assert got.name == want.name and got.categories == want.categories
+
+
+def frame(seed: int, n: int = 400, labels: Any = None, n_items: int = 60) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    labels = [1, 2, 3, None] if labels is None else labels
+    out = pd.DataFrame(
+        {
+            "item": rng.integers(0, n_items, n),
+            "rater": rng.choice([f"r{i}" for i in range(5)], n),
+            "label": rng.choice(np.array(labels, dtype=object), n),
+            "g": rng.choice(["x", "y", "z"], n, p=[0.6, 0.3, 0.1]),
+        }
+    )
+    return out.drop_duplicates(["item", "rater"]).reset_index(drop=True)
+
+
+def batches(df: pd.DataFrame, cuts: list[int], order: list[int]) -> list[pd.DataFrame]:
+    bounds = [0, *sorted(min(c, len(df)) for c in cuts), len(df)]
+    parts = [df.iloc[a:b] for a, b in itertools.pairwise(bounds)]
+    return [parts[i % len(parts)] for i in order] if order else parts
+
+
+def check_all(tally: Tally, want: pdagree.Ratings, by: str | None) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined statistics warn on both sides alike
+        _check_all(tally, want, by)
+
+
+def _check_all(tally: Tally, want: pdagree.Ratings, by: str | None) -> None:
+    for name in COUNT_COEFFICIENTS:
+        same(getattr(tally, name)(), getattr(want, name)())
+    for name in ANALYTIC:
+        got = getattr(tally, name)(confidence_level=0.9)
+        ref = getattr(want, name)(confidence_level=0.9)
+        if by is None:
+            for member in ("se", "low", "high"):
+                np.testing.assert_allclose(getattr(got, member), getattr(ref, member), atol=1e-12)
+            np.testing.assert_allclose(got.p_value(), ref.p_value(), atol=1e-12)
+        else:
+            same(got, ref)
+    for name in BREAKDOWNS:
+        same(getattr(tally, name)(), getattr(want, name)())
+
+
+@pytest.mark.parametrize("by", [None, "g"])
+def test_batches_in_any_order_equal_the_concatenated_frame(by: str | None) -> None:
+    df = frame(0).sample(frac=1.0, random_state=1)  # items straddle the batches
+    parts = batches(df, [50, 51, 51, 180, 300], [])  # an empty batch among them
+    tally = Tally(item="item", rater="rater", label="label", by=by)
+    for part in parts[::-1]:
+        tally.add(part)
+    want = pd.concat(parts).agree(item="item", rater="rater", label="label", by=by)
+    check_all(tally, want, by)
+    assert tally.n_batches == len(parts)
+    assert tally.n_annotations == int(df["label"].notna().sum())
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    cuts=st.lists(st.integers(0, 200), max_size=6),
+    tree=st.lists(st.integers(0, 100), max_size=6),
+    by=st.sampled_from([None, "g"]),
+)
+def test_random_batches_merged_in_random_trees(
+    seed: int, cuts: list[int], tree: list[int], by: str | None
+) -> None:
+    # Later batches bring labels the earlier ones did not have: the categories grow.
+    df = frame(seed, n=200, labels=[1, 2, 3, 4, 7, None], n_items=30)
+    df = df.sort_values("label", key=lambda s: s.fillna(0)).reset_index(drop=True)
+    parts = batches(df, cuts, [])
+    tallies = [
+        Tally.from_frame(p, item="item", rater="rater", label="label", by=by) for p in parts
+    ]
+    for pick in tree:  # merge two tallies chosen by the draw until one is left
+        if len(tallies) < 2:
+            break
+        i = pick % (len(tallies) - 1)
+        tallies[i : i + 2] = [tallies[i] + tallies[i + 1]]
+    tally = tallies[0]
+    for other in tallies[1:]:
+        tally = other + tally
+    want = df.agree(item="item", rater="rater", label="label", by=by)
+    check_all(tally, want, by)
+
+
+def test_a_wide_frame_in_batches() -> None:
+    rng = np.random.default_rng(3)
+    wide = pd.DataFrame(rng.choice(np.array(["a", "b", "c", None], dtype=object), (40, 4)))
+    wide.columns = ["w", "x", "y", "z"]
+    wide["g"] = rng.choice(["p", "q"], 40)
+    for by in (None, "g"):
+        tally = Tally(by=by)
+        for part in (wide.iloc[:10], wide.iloc[10:11], wide.iloc[11:]):
+            tally.add(part)
+        want = wide.agree(by=by) if by else wide.drop(columns="g").agree()
+        if by is None:
+            tally = Tally.from_frame(wide.drop(columns="g"))
+        for name in ("fleiss", "alpha", "gwet", "bias"):
+            same(getattr(tally, name)(), getattr(want, name)())
+
+
+def test_a_pair_seen_in_two_batches_is_refused_unless_unchecked() -> None:
+    df = frame(4).dropna(subset=["label"])
+    first, second = df.iloc[:100], df.iloc[[0]].assign(label=9)
+    tally = Tally.from_frame(first, item="item", rater="rater", label="label")
+    before = tally.fleiss()
+    with pytest.raises(ValueError) as got:
+        tally.add(second)
+    with pytest.raises(ValueError) as want:
+        pd.concat([first, second]).agree(item="item", rater="rater", label="label")
+    assert str(got.value) == str(want.value)
+    same(tally.fleiss(), before)  # the refused batch left the tally as it was
+    assert tally.n_batches == 1
+    loose = Tally.from_frame(first, item="item", rater="rater", label="label",
+                             check_duplicates=False)  # fmt: skip
+    loose.add(second)  # counted twice, as documented
+    assert loose.n_annotations == tally.n_annotations + 1
+    with pytest.raises(ValueError, match="more than one label"):
+        loose.add(pd.concat([second, second.assign(label=8)]))  # within a batch: checked
+
+
+def test_a_declared_scale_refuses_a_new_label_naming_it() -> None:
+    tally = Tally(item="item", rater="rater", label="label", categories=[1, 2, 3])
+    tally.add(frame(5, labels=[1, 2, 3]))
+    with pytest.raises(ValueError, match=r"labels missing from `categories`, e\.g\. \[7\]"):
+        tally.add(frame(6, labels=[1, 7]).assign(item=lambda d: d["item"] + 1000))
+    assert tally.n_batches == 1
+
+
+def test_what_counts_cannot_give_says_so() -> None:
+    tally = Tally.from_frame(frame(7), item="item", rater="rater", label="label")
+    for call in (
+        lambda: tally.light(),
+        lambda: tally.pairwise(),
+        lambda: tally.conger(confidence_level=0.95),
+        lambda: tally.fleiss(confidence_level=0.95, method="bootstrap"),
+        lambda: tally.fleiss().confidence_interval(method="bootstrap"),
+        lambda: tally.irt(),
+    ):
+        with pytest.raises(AnnotationsNeeded, match=r"pd.concat\(batches\).agree"):
+            call()
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        tally.nonsense  # noqa: B018
+    with pytest.raises(ValueError, match="nothing is counted yet"):
+        Tally(item="item", rater="rater", label="label").fleiss()
+    with pytest.raises(ValueError, match="tallies of different arguments"):
+        _ = tally + Tally.from_frame(frame(7), item="item", rater="rater", label="label", by="g")
+    with pytest.raises(TypeError, match="a batch is a pandas DataFrame"):
+        tally.add([1, 2])
+    with pytest.raises(TypeError, match="counts table is counted already"):
+        Tally(layout="counts")
+
+
+def test_repr_and_arguments() -> None:
+    tally = Tally(item="item", rater="rater", label="label", by="g")
+    tally.add(frame(8).iloc[:50]).add(frame(8).iloc[50:120])
+    text = repr(tally)
+    assert text.startswith("Tally(") and "2 batches" in text and "groups" in text
+    assert tally.arguments["by"] == ["g"] and tally.arguments["item"] == "item"
+
+
+# --------------------------------------------------------------------------- files
+
+
+@pytest.mark.parametrize("by", [None, "g"])
+def test_save_and_load_round_trip(tmp_path: Path, by: str | None) -> None:
+    df = frame(9, labels=["neg", "pos", "neu", None])
+    df["g"] = np.where(df.index % 2 == 0, "x", "y")
+    df["item"] = "doc-" + df["item"].astype(str)  # text keys
+    tally = Tally(item="item", rater="rater", label="label", by=by)
+    tally.add(df.iloc[:100]).add(df.iloc[100:])
+    path = tmp_path / "tally.npz"
+    tally.save(path)
+    loaded = Tally.load(path)
+    assert repr(loaded) == repr(tally)
+    for name in ("fleiss", "alpha", "bias", "counts"):
+        same(getattr(loaded, name)(), getattr(tally, name)())
+    loaded.add(df.iloc[:0])
+    with pytest.raises(ValueError, match="more than one label"):
+        loaded.add(df.iloc[:5])  # the pairs were saved too
+
+
+def test_numbers_categoricals_and_tuples_survive_the_file(tmp_path: Path) -> None:
+    df = frame(10)
+    df["label"] = pd.Categorical(df["label"], categories=[3, 2, 1], ordered=True)
+    df["item"] = list(zip(df["item"], df["item"] % 3, strict=True))  # tuple keys
+    tally = Tally.from_frame(df, item="item", rater="rater", label="label")
+    tally.save(tmp_path / "t.npz")
+    loaded = Tally.load(tmp_path / "t.npz")
+    same(loaded.alpha(level="ordinal"), df.agree(item="item", rater="rater", label="label")
+         .alpha(level="ordinal"))  # fmt: skip
+
+
+def test_foreign_damaged_and_other_version_files_are_refused(tmp_path: Path) -> None:
+    tally = Tally.from_frame(frame(11), item="item", rater="rater", label="label")
+    path = tmp_path / "t.npz"
+    tally.save(path)
+    # another version: rewrite the header
+    with np.load(path) as data:
+        members = {k: data[k] for k in data.files}
+    import json
+
+    header = json.loads(members["header"].tobytes())
+    header["version"] = 99
+    members["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+    np.savez(tmp_path / "v99.npz", **members)
+    with pytest.raises(ValueError, match="format version 99; this pdagree reads version 1"):
+        Tally.load(tmp_path / "v99.npz")
+    # changed arrays: the checksum says so
+    header["version"] = 1
+    members["header"] = np.frombuffer(json.dumps(header).encode(), dtype=np.uint8)
+    members["nik.counts"] = members["nik.counts"] * 2
+    np.savez(tmp_path / "changed.npz", **members)
+    with pytest.raises(ValueError, match="do not match the checksum"):
+        Tally.load(tmp_path / "changed.npz")
+    # a truncated file, a foreign archive, a file that is not an archive
+    raw = path.read_bytes()
+    (tmp_path / "cut.npz").write_bytes(raw[: len(raw) // 2])
+    np.savez(tmp_path / "foreign.npz", x=np.arange(3))
+    (tmp_path / "text.npz").write_text("hello")
+    for name in ("cut.npz", "foreign.npz", "text.npz"):
+        with pytest.raises(ValueError, match="not a readable pdagree tally"):
+            Tally.load(tmp_path / name)
+    with pytest.raises(FileNotFoundError):
+        Tally.load(tmp_path / "absent.npz")
+    assert zipfile.is_zipfile(path)  # a plain .npz: numpy reads it without pdagree
+
+
+def test_objects_without_a_safe_form_are_refused_when_saving(tmp_path: Path) -> None:
+    df = frame(12)
+    df["item"] = [frozenset([i]) for i in df["item"]]
+    tally = Tally.from_frame(df, item="item", rater="rater", label="label")
+    with pytest.raises(TypeError, match=r"saved without pickle.*frozenset"):
+        tally.save(tmp_path / "t.npz")
