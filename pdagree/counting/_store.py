@@ -1,7 +1,7 @@
 """A tally's counts in a file: ``.npz`` arrays and a JSON header, never pickle.
 
-Format ``pdagree.Tally`` version 1, one ``.npz`` archive (``numpy.savez_compressed``) read with
-``allow_pickle=False``:
+Format ``pdagree.Tally`` version 1, one ``.npz`` archive (``numpy.savez``, or
+``numpy.savez_compressed`` with ``compress=True``) read with ``allow_pickle=False``:
 
 - ``header``: UTF-8 JSON as ``uint8``: ``format``, ``version``, the tally's arguments, its
   counters, the kinds of the key arrays below, and ``sha256``, the digest of every other
@@ -135,7 +135,7 @@ def _digest(arrays: dict[str, np.ndarray[Any, Any]]) -> str:
     return h.hexdigest()
 
 
-def write_counts(counts: Counts, path: str | os.PathLike[str]) -> None:
+def write_counts(counts: Counts, path: str | os.PathLike[str], compress: bool = False) -> None:
     """Write ``counts`` to ``path`` (see the module for the format)."""
     arrays: dict[str, np.ndarray[Any, Any]] = {}
     registries: dict[str, Any] = {}
@@ -173,7 +173,8 @@ def write_counts(counts: Counts, path: str | os.PathLike[str]) -> None:
     }
     blob = np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)
     with open(path, "wb") as handle:
-        np.savez_compressed(handle, header=blob, **arrays)  # type: ignore[arg-type]
+        save = np.savez_compressed if compress else np.savez
+        save(handle, header=blob, **arrays)  # type: ignore[arg-type]
 
 
 def _damaged(path: Any, why: str) -> ValueError:

@@ -215,5 +215,5 @@ class Counts:
         return (
             f"{len(self.items):,} items, {len(self.raters):,} raters, "
             f"{len(self.labels):,} labels{by}; {self.n_annotations:,} annotations in "
-            f"{self.n_batches:,} batches"
+            f"{self.n_batches:,} batch{'' if self.n_batches == 1 else 'es'}"
         )
