@@ -136,7 +136,8 @@ def main() -> None:
         t_plain_small = time.perf_counter() - start
         small = (Path(tmp) / "small.npz").stat().st_size
     print(
-        f"| `save` | {t_save:.2f} s | {t_plain:.2f} s (`np.savez` of the same arrays) | {t_save / t_plain:.1f}x |"
+        f"| `save` | {t_save:.2f} s | {t_plain:.2f} s (`np.savez` of the same arrays) "
+        f"| {t_save / t_plain:.1f}x |"
     )
     print(
         f"| `load` | {t_load:.2f} s | {t_plain_load:.2f} s (`np.load` of them) "
