@@ -267,3 +267,39 @@ def test_import_pdagree_does_not_import_dask() -> None:
     code = "import sys, pdagree; print(any(m.split('.')[0] == 'dask' for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_a_wide_rows_repeated_across_partitions_is_refused_as_in_one_frame(client: Any) -> None:
+    wide = pd.DataFrame({"a": list("xyxy"), "b": list("xyyy")}, index=[1, 2, 3, 1])
+    with pytest.raises(ValueError) as want:
+        wide.agree()
+    with pytest.raises(ValueError) as got:
+        dd.from_pandas(wide, npartitions=2, sort=False).agree().fleiss()
+    assert str(got.value) == str(want.value)
+    # Within a `by` group only: the same index in two groups is two items.
+    grouped = wide.assign(g=["p", "p", "q", "q"])
+    same(
+        dd.from_pandas(grouped, npartitions=2, sort=False).agree(by="g").fleiss(),
+        dd.from_pandas(grouped, npartitions=2, sort=False).compute().agree(by="g").fleiss(),
+    )
+
+
+@pytest.mark.parametrize("split_out", [1, 3, 7])
+def test_pairs_repeated_in_and_across_partitions_are_reported_together(
+    client: Any, split_out: int
+) -> None:
+    frame = _frame(9)
+    twice = pd.concat([frame, frame.iloc[:7].assign(label="pos")], ignore_index=True)
+    twice = twice.sample(frac=1.0, random_state=2).reset_index(drop=True)
+    with pytest.raises(ValueError) as want:
+        twice.agree(item="item", rater="rater", label="label")
+    ddf = dd.from_pandas(twice, npartitions=5, sort=False)
+    with pytest.raises(ValueError) as got:
+        ddf.agree(item="item", rater="rater", label="label", split_out=split_out)
+    assert str(got.value) == str(want.value)
+    for name in ("fleiss", "alpha"):
+        same(
+            getattr(dd.from_pandas(frame, npartitions=5).agree(
+                item="item", rater="rater", label="label", split_out=split_out), name)(),
+            getattr(frame.agree(item="item", rater="rater", label="label"), name)(),
+        )  # fmt: skip

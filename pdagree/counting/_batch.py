@@ -48,6 +48,7 @@ class Batch:
     missing_by: dict[Hashable, int]
     n_missing_by: int
     from_dtype: DtypeCategories | None
+    repeated: tuple[pd.Index, pd.Index] | None = None
 
 
 def _drop_missing_by(
@@ -80,8 +81,10 @@ def _labels(values: Any) -> tuple[IntArray, pd.Index]:
     return np.asarray(codes, dtype=np.int64), pd.Index(uniques)
 
 
-def read_batch(df: object, spec: Spec) -> Batch:
-    """``df`` read by ``spec``'s layout and columns."""
+def read_batch(df: object, spec: Spec, defer: bool = False) -> Batch:
+    """``df`` read by ``spec``'s layout and columns; ``defer``: (item, rater) pairs with two
+    labels are returned (:attr:`Batch.repeated`) for one error about the whole frame, not
+    refused at once."""
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"a batch is a pandas DataFrame; got {type(df).__name__}.")
     by = list(spec.by)
@@ -89,7 +92,7 @@ def read_batch(df: object, spec: Spec) -> Batch:
     n_rows = len(df)
     df, missing_by, n_missing_by = _drop_missing_by(df, by)
     if spec.layout == "long":
-        return _long(df, spec, by, n_rows, missing_by, n_missing_by)
+        return _long(df, spec, by, n_rows, missing_by, n_missing_by, defer)
     return _wide(df, spec, by, n_rows, missing_by, n_missing_by)
 
 
@@ -100,6 +103,7 @@ def _long(
     n_rows: int,
     missing_by: dict[Hashable, int],
     n_missing_by: int,
+    defer: bool,
 ) -> Batch:
     roles = {"item": spec.item, "rater": spec.rater, "label": spec.label}
     _require_columns(df, {k: [v] for k, v in roles.items()})
@@ -118,15 +122,20 @@ def _long(
     item, items = factorize_columns(kept, [*by, spec.item])
     rater, raters = factorize_columns(kept, [spec.rater])
     code, uniques = _labels(kept[spec.label])
+    repeated = None
     if len(raters):
         pair = item * len(raters) + rater
         dup = duplicated_keys(pair, len(items) * len(raters))
-        if len(dup):
+        if len(dup) and not defer:
             raise repeated_pairs(dup, items, raters)
+        if len(dup):  # reported with the other parts' (Counts.repeated_error); counted once
+            repeated = (items[dup // len(raters)], raters[dup % len(raters)])
+            first = ~pd.Index(pair).duplicated()
+            item, rater, code = item[first], rater[first], code[first]
     groups, item_group = _groups(items, by)
     return Batch(
         items, groups, item_group, raters, uniques, item, rater, code, n_rows, missing_by,
-        n_missing_by, from_dtype,
+        n_missing_by, from_dtype, repeated,
     )  # fmt: skip
 
 

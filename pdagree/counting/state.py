@@ -23,8 +23,9 @@ import numpy as np
 import pandas as pd
 
 from .._typing import IntArray
+from ..encoding._factorize import factorize_columns
 from ..encoding._labels import DtypeCategories, _fmt
-from ..encoding._ranks import repeated_pairs
+from ..encoding._ranks import check_unique_items, repeated_pairs
 from ._batch import Batch, read_batch
 from ._runs import LIMIT, KeyCounts, Registry, check_sizes, pack, unpack
 from .spec import Spec
@@ -49,10 +50,17 @@ class Counts:
         "nik",
         "pairs",
         "raters",
+        "repeated",
+        "rows",
         "spec",
     )
 
-    def __init__(self, spec: Spec) -> None:
+    def __init__(self, spec: Spec, one_frame: bool = False) -> None:
+        """``one_frame``: the batches are parts of one frame (a Dask frame's partitions), so
+        repeated (item, rater) pairs are recorded and reported together at the end
+        (:attr:`repeated`), and a wide frame's rows are counted per item (:attr:`rows`), a
+        row repeated across parts being an error as in one frame; a tally's batches are
+        refused at once instead, and a wide item's rows may straddle them."""
         self.spec = spec
         item_name = spec.item if spec.layout == "long" else None
         self.items = Registry([*spec.by, item_name])
@@ -68,18 +76,22 @@ class Counts:
         self.missing_by: dict[Hashable, int] = dict.fromkeys(spec.by, 0)
         self.n_missing_by = 0
         self.from_dtype: DtypeCategories | None = None
+        self.repeated: list[tuple[pd.Index, pd.Index]] | None = [] if one_frame else None
+        self.rows: KeyCounts | None = KeyCounts() if one_frame and spec.layout == "wide" else None
 
     # ----------------------------------------------------------------------- building
 
     @classmethod
-    def of_frame(cls, frame: Any, spec: Spec) -> Counts:
+    def of_frame(cls, frame: Any, spec: Spec, one_frame: bool = False) -> Counts:
         """The counts of one frame (a batch, a Dask partition)."""
-        out = cls(spec)
-        out.add_batch(read_batch(frame, spec))
+        out = cls(spec, one_frame)
+        out.add_batch(read_batch(frame, spec, defer=one_frame))
         return out
 
     def copy(self) -> Counts:
         out = Counts(self.spec)
+        out.repeated = None if self.repeated is None else list(self.repeated)
+        out.rows = None if self.rows is None else self.rows.copy()
         for name in ("items", "groups", "raters", "labels", "nik", "nck"):
             setattr(out, name, getattr(self, name).copy())
         out.pairs = None if self.pairs is None else self.pairs.copy()
@@ -119,6 +131,10 @@ class Counts:
         g = np.zeros(len(batch.item), dtype=np.int64)
         if group is not None:
             g = group[batch.item_group[batch.item]]
+        if batch.repeated is not None and self.repeated is not None:
+            self.repeated.append(batch.repeated)
+        if self.rows is not None:
+            self.rows.add(pack(item, np.zeros(len(item), dtype=np.int64)))
         self._add(
             item[batch.item],
             rater[batch.rater],
@@ -151,6 +167,12 @@ class Counts:
             keys, _ = other.pairs.merged()
             i, c = unpack(keys, 2)
             self._pairs(item[i], rater[c])
+        if other.repeated and self.repeated is not None:
+            self.repeated.extend(other.repeated)
+        if other.rows is not None and self.rows is not None:
+            keys, counts = other.rows.merged()
+            i, _ = unpack(keys, 2)
+            self.rows.add(pack(item[i], np.zeros(len(i), dtype=np.int64)), counts)
         keys, counts = other.nik.merged()
         i, k = unpack(keys, 2)
         self.nik.add(pack(item[i], label[k]), counts)
@@ -180,7 +202,10 @@ class Counts:
             n = int(seen.sum())
             items = self.items.take(item[seen])
             raters = self.raters.take(rater[seen])
-            raise repeated_pairs(np.arange(n) * n + np.arange(n), items, raters)
+            if self.repeated is None:
+                raise repeated_pairs(np.arange(n) * n + np.arange(n), items, raters)
+            self.repeated.append((items, raters))
+            keys = keys[~seen]
         self.pairs.add(keys)
 
     def _add(
@@ -194,9 +219,93 @@ class Counts:
     # ----------------------------------------------------------------------- reading
 
     def without_pairs(self) -> Counts:
-        """These counts without the (item, rater) pairs (what a result needs, less)."""
+        """These counts without the (item, rater) pairs and the wide rows' counts, once they
+        are checked (what a result needs, less): the items with more than one row are kept
+        in :attr:`repeated_rows`."""
         out = self.copy()
         out.pairs = None
+        if self.rows is not None:
+            keys, counts = self.rows.merged()
+            twice = unpack(keys[counts > 1], 2)[0]
+            out.rows = KeyCounts([(pack(twice, np.zeros(len(twice), dtype=np.int64)),
+                                   counts[counts > 1])])  # fmt: skip
+        return out
+
+    def repeated_error(self) -> ValueError | None:
+        """The pandas path's error for (item, rater) pairs counted twice (or a wide frame's
+        rows repeated) across the parts of one frame, or ``None``."""
+        by = list(self.spec.by)
+        if self.rows is not None and len(self.rows):
+            keys, _ = self.rows.merged()
+            rows = self.items.take(unpack(keys, 2)[0])
+            index = rows.get_level_values(-1) if by else rows
+            group, groups = np.zeros(len(rows), dtype=np.int64), None
+            if by:
+                frame = rows.to_frame(index=False).iloc[:, : len(by)]
+                group, groups = factorize_columns(frame, by)
+            doubled = pd.Index(index).append(pd.Index(index))
+            check_unique_items(doubled, np.concatenate([group, group]), groups)
+        if not self.repeated:
+            return None
+        items_all = self.items.index()
+        order, items = factorize_columns(items_all.to_frame(index=False), list(items_all.names))
+        raters_all = self.raters.index()
+        rater_order, raters = factorize_columns(
+            raters_all.to_frame(index=False), [self.spec.rater]
+        )
+        seen_items = pd.Index([]).append([i for i, _ in self.repeated]) if self.repeated else None
+        seen_raters = pd.Index([]).append([r for _, r in self.repeated])
+        assert seen_items is not None
+        if isinstance(items_all, pd.MultiIndex):
+            seen_items = pd.MultiIndex.from_tuples(list(seen_items), names=items_all.names)
+        item = order[items_all.get_indexer(seen_items)]
+        rater = rater_order[raters_all.get_indexer(seen_raters)]
+        keys = np.unique(item * len(raters) + rater)
+        return repeated_pairs(keys, items, raters)
+
+    def shards(self, n: int) -> list[Counts]:
+        """These counts split into ``n`` by item: shard ``j`` holds the items whose key hashes
+        to ``j`` (the same item lands in the same shard from every partition), their cells
+        and pairs; the raters' counts and the counters go with shard 0. Adding the shards
+        gives these counts back."""
+        items = self.items.index()
+        frame = items.to_frame(index=False) if isinstance(items, pd.MultiIndex) else items
+        hashed = pd.util.hash_pandas_object(frame, index=False).to_numpy()
+        shard = (hashed % np.uint64(n)).astype(np.int64)
+        local = np.zeros(len(items), dtype=np.int64)
+        order = np.argsort(shard, kind="stable")
+        sizes = np.bincount(shard, minlength=n)
+        starts = np.concatenate([[0], np.cumsum(sizes)])
+        local[order] = np.arange(len(items)) - np.repeat(starts[:-1], sizes)
+        out = [Counts(self.spec, self.repeated is not None) for _ in range(n)]
+        for j, part in enumerate(out):
+            part.items.runs = [items[order[starts[j] : starts[j + 1]]]] if sizes[j] else []
+            for name in ("raters", "labels", "groups"):
+                setattr(part, name, getattr(self, name).copy())
+            part.from_dtype = self.from_dtype
+        for name in ("nik", "pairs", "rows"):
+            runs: KeyCounts | None = getattr(self, name)
+            if runs is None:
+                for part in out:
+                    setattr(part, name, None)
+                continue
+            keys, counts = runs.merged()
+            item, rest = unpack(keys, 2)
+            which = shard[item]
+            cut = np.argsort(which, kind="stable")
+            bounds = np.concatenate([[0], np.cumsum(np.bincount(which, minlength=n))])
+            for j, part in enumerate(out):
+                rows = cut[bounds[j] : bounds[j + 1]]
+                # Local codes keep the items' order, so the packed keys stay sorted.
+                setattr(
+                    part, name, KeyCounts([(pack(local[item[rows]], rest[rows]), counts[rows])])
+                )
+        first = out[0]
+        first.repeated = None if self.repeated is None else list(self.repeated)
+        first.nck = self.nck.copy()
+        first.n_batches, first.n_rows = self.n_batches, self.n_rows
+        first.n_annotations, first.n_missing_by = self.n_annotations, self.n_missing_by
+        first.missing_by = dict(self.missing_by)
         return out
 
     def missing_by_message(self) -> str | None:

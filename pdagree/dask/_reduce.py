@@ -1,13 +1,15 @@
 """A Dask frame reduced to count tensors on the cluster, by the tally's combine step.
 
 Each partition is counted on its worker (:meth:`pdagree.counting.state.Counts.of_frame`: the
-pandas path's reading rules and checks, an item may straddle partitions), and the partial
-counts are added pairwise in a tree (:meth:`~pdagree.counting.state.Counts.absorb`, the one
-step that also adds a batch to a :class:`pdagree.Tally`), on the workers. The root drops the
-(item, rater) pairs once they are checked, and the client receives the non-zero cells of
-``n_ik``, the raters' ``n_gck`` and the distinct keys; the rules that turn them into ratings
-(label rules, item order, ``by=`` groups) apply once, on the client
-(:func:`pdagree.definitions.count_data.count_data`).
+pandas path's reading rules and checks, an item may straddle partitions) and split by item
+into ``split_out`` shards (:meth:`~pdagree.counting.state.Counts.shards`: an item's key hashes
+to the same shard from every partition). Each shard's partial counts are added pairwise in a
+tree on the workers (:meth:`~pdagree.counting.state.Counts.absorb`, the one step that also
+adds a batch to a :class:`pdagree.Tally`), so no worker holds more than its shard of the items
+and of the (item, rater) pairs, which the shard's root drops once they are checked. The client
+adds the shards' roots (the non-zero cells of ``n_ik``, the raters' ``n_gck``, the distinct
+keys) and applies the rules that turn them into ratings (label rules, item order, ``by=``
+groups) once (:func:`pdagree.definitions.count_data.count_data`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,16 @@ def _merged(first: Counts, second: Counts) -> Counts:
     out = first.copy()
     out.absorb(second)
     return out
+
+
+def _tree(states: list[Any]) -> Any:
+    """The delayed sum of ``states``, added pairwise (a tree of depth log2), with the
+    (item, rater) pairs dropped at the root once they are checked."""
+    while len(states) > 1:
+        pairs = zip(states[::2], states[1::2], strict=False)
+        paired = [dask.delayed(_merged)(a, b) for a, b in pairs]
+        states = paired + (states[-1:] if len(states) % 2 else [])
+    return dask.delayed(Counts.without_pairs)(states[0])
 
 
 def reduce_frame(
@@ -60,7 +72,7 @@ def reduce_frame(
     if split_out is not None and (not isinstance(split_out, int) or split_out < 1):
         raise ValueError(f"`split_out` must be a positive integer; got {split_out!r}.")
     meta = ddf._meta
-    Counts.of_frame(meta, spec)  # the columns and arguments, checked before any work
+    Counts.of_frame(meta, spec, True)  # the columns and arguments, checked before any work
     by_cols = list(spec.by)
     if spec.layout == "long":
         columns = [*by_cols, spec.item, spec.rater, spec.label]
@@ -69,13 +81,21 @@ def reduce_frame(
     else:
         cols = rater_columns(meta, raters, by_cols)
         ddf = ddf[[*by_cols, *cols]]
-    states = [dask.delayed(Counts.of_frame)(part, spec) for part in ddf.to_delayed()]
-    while len(states) > 1:
-        paired = [
-            dask.delayed(_merged)(a, b) for a, b in zip(states[::2], states[1::2], strict=False)
-        ]
-        states = paired + (states[-1:] if len(states) % 2 else [])
-    (counts,) = dask.compute(dask.delayed(Counts.without_pairs)(states[0]))
+    parts = ddf.to_delayed()
+    n_shards = max(1, len(parts) if split_out is None else split_out)
+    counted = [dask.delayed(Counts.of_frame)(part, spec, True) for part in parts]
+    if n_shards == 1:
+        roots = [_tree(counted)]
+    else:
+        split = [dask.delayed(Counts.shards, nout=n_shards)(c, n_shards) for c in counted]
+        roots = [_tree([s[j] for s in split]) for j in range(n_shards)]
+    shards = dask.compute(*roots)
+    counts = shards[0]
+    for shard in shards[1:]:
+        counts.absorb(shard)
+    error = counts.repeated_error()
+    if error is not None:
+        raise error
     message = counts.missing_by_message()
     if message:
         warn(message, PdagreeWarning)
