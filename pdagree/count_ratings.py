@@ -13,14 +13,15 @@ Light's kappa, Conger's and Cohen's per-item variances, the item bootstrap) rais
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .definitions import REGISTRY, compute
-from .definitions.count_data import AnnotationsNeeded, CountData, needs_annotations
+from .definitions import REGISTRY, RatingData, compute
+from .definitions.count_data import AnnotationsNeeded, CountData, needs_annotations, needs_items
 from .inference import resolve_method
 from .ratings import Ratings
 from .report import report as _report
@@ -30,6 +31,34 @@ __all__ = ["COUNT_METHODS", "CountRatings"]
 #: Methods of :class:`~pdagree.Ratings` besides the coefficients that read only count
 #: tensors (the others raise :class:`AnnotationsNeeded` on counts).
 COUNT_METHODS = ("counts", "frequencies", "per_category", "items", "spa_items", "report")
+
+#: What distinct rows of counts with their multiplicities give (a Dask frame's default,
+#: :func:`pdagree.definitions.count_data.profile_data`): the coefficients whose definitions
+#: and analytic variances sum over items with the multiplicities (checked against the items
+#: in tests/test_dask.py); alpha at the nominal level or with ``weights=``. The rest reads
+#: the items one by one and says so (``keep_items=True``).
+ROW_METHODS = frozenset(
+    {"observed", "bennett", "fleiss", "scott", "gwet", "cohen", "conger", "alpha", "bias",
+     "frequencies", "report"}
+)  # fmt: skip
+
+
+#: What the items (``keep_items=True``) give and rows of counts do not.
+ITEM_METHODS = frozenset({"spa", "counts", "per_category", "items", "spa_items"})
+
+
+def _check_rows(data: RatingData, name: str, kwargs: dict[str, Any]) -> None:
+    """Refuse on distinct rows of counts what reads the items one by one (anything not
+    listed in :data:`ROW_METHODS` is refused, so that nothing reads the rows as items)."""
+    if not (isinstance(data, CountData) and data.profiles):
+        return
+    level = kwargs.get("level", "nominal")
+    if name in ITEM_METHODS:
+        raise needs_items(f"`{name}()`")
+    if name not in ROW_METHODS:
+        raise needs_annotations(f"`{name}()`")
+    if name == "alpha" and not (isinstance(level, str) and level == "nominal"):
+        raise needs_items(f"`alpha(level={level!r})`")
 
 
 class CountRatings(Ratings):
@@ -61,6 +90,8 @@ class CountRatings(Ratings):
         ``confidence_level``, those with an analytic variance on counts)."""
         if confidence_level is not None and method == "bootstrap":
             raise needs_annotations("the item bootstrap (`method='bootstrap'`)")
+        for name in coefficients or ():
+            _check_rows(self._data, name.split("[")[0], {})
         if coefficients is None:
             coefficients = [
                 d.name
@@ -85,6 +116,7 @@ class CountRatings(Ratings):
         computes from the count tensors alone."""
         definition = REGISTRY[name]
         try:
+            _check_rows(self._data, name, {})
             with np.errstate(all="ignore"):
                 compute(definition, self._data, {})
                 if uncertainty:
@@ -106,8 +138,12 @@ _NO_RATERS = ("no raters", "needs raters")
 def _coefficient(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
     """``Ratings.<name>`` on count tensors: what needs rater identity per item says so."""
 
+    signature = inspect.signature(method)
+
     @functools.wraps(method)
     def on_counts(self: CountRatings, *args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind_partial(self, *args, **kwargs).arguments
+        _check_rows(self._data, name, {**bound, **bound.get("options", {})})
         try:
             return method(self, *args, **kwargs)
         except ValueError as exc:
@@ -128,9 +164,22 @@ def _refused(name: str) -> Callable[..., Any]:
     return refuse
 
 
+def _rows_checked(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    """``Ratings.<name>``, a breakdown of counts, refused on rows of counts unless listed."""
+
+    @functools.wraps(method)
+    def on_counts(self: CountRatings, *args: Any, **kwargs: Any) -> Any:
+        _check_rows(self._data, name, kwargs)
+        return method(self, *args, **kwargs)
+
+    return on_counts
+
+
 def _install() -> None:
     """Wrap the registry's coefficients; refuse the methods that need annotations."""
     for name in dir(Ratings):
+        if name in COUNT_METHODS and name != "report":
+            setattr(CountRatings, name, _rows_checked(name, getattr(Ratings, name)))
         if name.startswith("_") or name in COUNT_METHODS:
             continue
         attribute = getattr(Ratings, name)

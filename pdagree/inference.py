@@ -253,6 +253,7 @@ def summarise(
             z = value / se
             p = _p_value(z, df, alternative)
     elif chosen == "large-sample":
+        data.require_rows("method='large-sample'")
         value, se, low, high, se_h0 = _large_sample(data, definition, kwargs, level, population)
         with np.errstate(invalid="ignore", divide="ignore"):
             z = value / se_h0

@@ -25,6 +25,7 @@ distributed = pytest.importorskip("distributed")
 
 import pdagree  # noqa: E402
 import pdagree.dask  # noqa: E402
+from pdagree.count_ratings import ROW_METHODS  # noqa: E402
 from pdagree.dask import AnnotationsNeeded  # noqa: E402
 from pdagree.definitions import REGISTRY  # noqa: E402
 
@@ -89,23 +90,42 @@ def _counted(ratings: pdagree.Ratings) -> list[str]:
     ]
 
 
-def both(ddf: Any, **kwargs: Any) -> tuple[Any, Any]:
-    return ddf.agree(**kwargs), ddf.compute().agree(**kwargs)
+def both(ddf: Any, keep_items: bool = True, **kwargs: Any) -> tuple[Any, Any]:
+    return ddf.agree(**kwargs, keep_items=keep_items), ddf.compute().agree(**kwargs)
 
 
-def test_items_straddle_partitions(client: Any) -> None:
+#: What the default reduction (each group's distinct rows of counts with their
+#: multiplicities, issue #20 point 5) gives; the rest needs `keep_items=True`.
+ROW_COEFFICIENTS = [n for n in COUNT_COEFFICIENTS if n in ROW_METHODS]
+ITEM_ONLY = ["spa", "counts", "per_category", "items", "spa_items"]
+
+
+@pytest.mark.parametrize("keep_items", [True, False])
+def test_items_straddle_partitions(client: Any, keep_items: bool) -> None:
     frame = _frame()
     ddf = dd.from_pandas(frame, npartitions=5, sort=False)
     # The same item's ratings are in several partitions.
     parts = [set(p["item"]) for p in (ddf.get_partition(i).compute() for i in range(5))]
     assert set.intersection(*parts[:2])
-    got, want = both(ddf, item="item", rater="rater", label="label")
+    got, want = both(ddf, keep_items, item="item", rater="rater", label="label")
     assert repr(got) == "Dask" + repr(want)
-    for name in COUNT_COEFFICIENTS:
+    for name in COUNT_COEFFICIENTS if keep_items else ROW_COEFFICIENTS:
         same(getattr(got, name)(), getattr(want, name)())
-    for name in ("counts", "frequencies", "per_category", "items", "spa_items"):
-        same(getattr(got, name)(), getattr(want, name)())
-    same(got.report(), want.report(coefficients=_counted(want)))
+    same(got.frequencies(), want.frequencies())
+    if keep_items:
+        for name in ("counts", "per_category", "items", "spa_items"):
+            same(getattr(got, name)(), getattr(want, name)())
+        same(got.report(), want.report(coefficients=_counted(want)))
+    else:
+        rows = [n for n in _counted(want) if n in ROW_METHODS]
+        same(got.report(), want.report(coefficients=rows))
+        for name in ITEM_ONLY:
+            with pytest.raises(AnnotationsNeeded, match="keep_items=True"):
+                getattr(got, name)()
+        with pytest.raises(AnnotationsNeeded, match="keep_items=True"):
+            got.alpha("ordinal")
+        with pytest.raises(AnnotationsNeeded, match="keep_items=True"):
+            got.fleiss().p_value(method="large-sample")
 
 
 @pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
@@ -113,8 +133,12 @@ def test_alpha_levels_and_weights(client: Any, level: str) -> None:
     frame = _frame(1, labels=[1, 2, 3, 5, None])
     frame["label"] = frame["label"].astype(float)
     ddf = dd.from_pandas(frame, npartitions=4, sort=False)
+    rows, _ = both(ddf, False, item="item", rater="rater", label="label")
     got, want = both(ddf, item="item", rater="rater", label="label")
     same(got.alpha(level), want.alpha(level))
+    for name in ("fleiss", "conger", "gwet", "observed", "bennett"):
+        same(getattr(rows, name)(weights="quadratic"), getattr(want, name)(weights="quadratic"))
+    same(rows.alpha(weights="linear"), want.alpha(weights="linear"))
     for name in ("fleiss", "conger", "gwet", "observed", "bennett"):
         same(getattr(got, name)(weights="quadratic"), getattr(want, name)(weights="quadratic"))
     same(got.alpha(weights="linear"), want.alpha(weights="linear"))
@@ -133,11 +157,11 @@ def test_group_column(client: Any) -> None:
     assert str(seen[0].message) == str(expected[0].message)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdagree.UndefinedStatisticWarning)
-        for name in COUNT_COEFFICIENTS:
+        for name in ROW_COEFFICIENTS:
             same(getattr(got, name)(), getattr(want, name)())
-        same(got.report(), want.report(coefficients=_counted(want)))
+        rows = [n for n in _counted(want) if n in ROW_METHODS]
+        same(got.report(), want.report(coefficients=rows))
     same(got.frequencies(), want.frequencies())
-    same(got.per_category(), want.per_category())
 
 
 def test_categories_known_and_unknown_up_front(client: Any) -> None:
@@ -164,11 +188,14 @@ def test_wide_frame(client: Any) -> None:
     wide = frame.pivot(index="item", columns="rater", values="label")
     wide["g"] = np.where(wide.index % 3 == 0, "a", "b")
     ddf = dd.from_pandas(wide, npartitions=4)
-    got, want = ddf.agree(by="g"), ddf.compute().agree(by="g")
+    got, want = ddf.agree(by="g", keep_items=True), ddf.compute().agree(by="g")
+    rows = ddf.agree(by="g")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdagree.UndefinedStatisticWarning)
         for name in COUNT_COEFFICIENTS:
             same(getattr(got, name)(), getattr(want, name)())
+        for name in ROW_COEFFICIENTS:
+            same(getattr(rows, name)(), getattr(want, name)())
     same(got.frequencies(), want.frequencies())
     plain = dd.from_pandas(wide.drop(columns="g"), npartitions=3)
     same(plain.agree.fleiss(), wide.drop(columns="g").agree.fleiss())
@@ -233,23 +260,24 @@ def test_what_needs_annotations_says_so(client: Any) -> None:
 ANALYTIC_ON_COUNTS = ("observed", "bennett", "fleiss", "gwet", "alpha")
 
 
+@pytest.mark.parametrize("keep_items", [False, True])
 @pytest.mark.parametrize("by", [None, "g"])
-def test_analytic_uncertainty_equals_the_pandas_path(client: Any, by: str | None) -> None:
+def test_analytic_uncertainty_equals_the_pandas_path(
+    client: Any, by: str | None, keep_items: bool
+) -> None:
     frame = _frame(8, labels=[1.0, 2.0, 5.0, np.nan])
     ddf = dd.from_pandas(frame, npartitions=4, sort=False)
-    got = ddf.agree(item="item", rater="rater", label="label", by=by)
+    got = ddf.agree(item="item", rater="rater", label="label", by=by, keep_items=keep_items)
     want = ddf.compute().agree(item="item", rater="rater", label="label", by=by)
+    alpha_options = {"level": "interval"} if keep_items else {"weights": "linear"}
     for name in ANALYTIC_ON_COUNTS:
-        for options in (
-            {},
-            {"weights": "quadratic"} if name != "alpha" else {"level": "interval"},
-        ):
+        for options in ({}, {"weights": "quadratic"} if name != "alpha" else alpha_options):
             if options and name == "observed":
                 continue
             mine = getattr(got, name)(confidence_level=0.9, **options)
             theirs = getattr(want, name)(confidence_level=0.9, **options)
             if by is None:
-                for member in ("value", "se", "low", "high"):
+                for member in ("value", "se", "low", "high", "n_items"):
                     assert getattr(mine, member) == pytest.approx(
                         getattr(theirs, member), abs=1e-10
                     )

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import pdagree._kernels
-from pdagree._kernels import _segment, agreement, alpha, spa, table, variance
+from pdagree._kernels import _segment, agreement, alpha, alpha_sums, spa, sparse, table, variance
 from pdagree.encoding import _counts
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
@@ -210,6 +210,58 @@ def test_segment_sum(data: Data) -> None:
     out_wide = _segment.segment_sum(wide, data.group, data.n_groups)
     for g in range(data.n_groups):
         close(out_wide[g], wide[data.items_of(g)].sum(axis=0))
+
+
+def test_multiplicities_equal_repeated_items(data: Data, weights: FloatArray) -> None:
+    # A row of counts with multiplicity m gives what m copies of the item give (issue #20:
+    # the Dask client keeps each group's distinct rows of counts with their multiplicities).
+    rng = np.random.default_rng(data.n_items)
+    nik, group, n = data.nik, data.group, data.n_groups
+    m = rng.integers(1, 4, data.n_items).astype(np.float64)
+    rep = np.repeat(np.arange(data.n_items), m.astype(np.int64))
+    x, g = nik[rep], group[rep]
+    close(_segment.times(m, nik)[rep[:0]], nik[:0])
+    close(_segment.times(None, nik), nik)
+    close(_segment.segment_sum(_segment.times(m, nik), group, n), _segment.segment_sum(x, g, n))
+    pairs = [
+        (agreement.observed_components(nik, weights, group, n, m),
+         agreement.observed_components(x, weights, g, n)),
+        (agreement.fleiss_expected(nik, weights, group, n, m),
+         agreement.fleiss_expected(x, weights, g, n)),
+        (agreement.gwet_expected(nik, weights, group, n, m),
+         agreement.gwet_expected(x, weights, g, n)),
+        (agreement.weighted_alpha_components(nik, weights, group, n, m),
+         agreement.weighted_alpha_components(x, weights, g, n)),
+        (variance.weighted_alpha_variance(nik, weights, group, n, np.inf, m),
+         variance.weighted_alpha_variance(x, weights, g, n)),
+    ]  # fmt: skip
+    value, expected = agreement.chance_corrected(*pairs[0][1]), pairs[1][1][0]
+    item = variance.fleiss_item_expected(nik, weights, pairs[1][1][1], group)
+    pairs.append(
+        (variance.linearised_variance(nik, weights, group, n, value, expected, item, 50.0, m),
+         variance.linearised_variance(x, weights, g, n, value, expected, item[rep], 50.0))
+    )  # fmt: skip
+    nominal = alpha_sums.nominal_alpha_components(nik, group, n, m)
+    want = alpha_sums.nominal_alpha_components(x, g, n)
+    pairs.append(((nominal.observed_disagreement, nominal.n_items),
+                  (want.observed_disagreement, want.n_items)))  # fmt: skip
+    item_, code, count = sparse.category_entries(
+        np.repeat(np.arange(data.n_items), 3), np.tile([0, 1, 1], data.n_items),
+        np.ones(3 * data.n_items), 2,
+    )  # fmt: skip
+    e_rep = np.repeat(np.arange(data.n_items), 3 * m.astype(np.int64))
+    r_item, r_code, r_count = sparse.category_entries(
+        np.repeat(np.arange(len(rep)), 3), np.tile([0, 1, 1], len(rep)), np.ones(3 * len(rep)), 2
+    )
+    assert len(e_rep) == 3 * len(rep)
+    pairs.append((sparse.identity_observed(item_, count, group, n, m),
+                  sparse.identity_observed(r_item, r_count, g, n)))  # fmt: skip
+    got = sparse.pooled_proportions(item_, code, count, group, n, 2, m)
+    ref = sparse.pooled_proportions(r_item, r_code, r_count, g, n, 2)
+    pairs.append((got, ref))
+    for mine, theirs in pairs:
+        for a, b in zip(mine, theirs, strict=True):
+            close(np.asarray(a), np.asarray(b))
 
 
 # ------------------------------------------------------------------- agreement kernels
@@ -691,6 +743,7 @@ COVERED: dict[str, str] = {
     "rows.first_true": "test_row_reductions_equal_numpy_s",
     "leave_one_out.others_plurality": "test_leave_one_out_batch_equals_loop",
     "_segment.segment_sum": "test_segment_sum",
+    "_segment.times": "test_multiplicities_equal_repeated_items",
     "_typing.as_float": "test_as_float_keeps_shape",
     "sparse.category_entries": "test_sparse_kernels_equal_dense",
     "agreement.pairable_mean": "test_observed_components",

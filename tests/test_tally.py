@@ -277,3 +277,63 @@ def test_objects_without_a_safe_form_are_refused_when_saving(tmp_path: Path) -> 
     tally = Tally.from_frame(df, item="item", rater="rater", label="label")
     with pytest.raises(TypeError, match=r"saved without pickle.*frozenset"):
         tally.save(tmp_path / "t.npz")
+
+
+# ------------------------------------------------------------------ rows of counts
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    shards=st.integers(1, 5),
+    by=st.sampled_from([None, "g"]),
+    layout=st.sampled_from(["long", "wide"]),
+)
+def test_rows_of_counts_with_multiplicities_equal_the_items(
+    seed: int, shards: int, by: str | None, layout: str
+) -> None:
+    # What the Dask client keeps by default (issue #20, point 5): each group's distinct rows
+    # of counts and how many items have them, added shard by shard.
+    from pdagree.count_ratings import ROW_METHODS, CountRatings
+    from pdagree.counting import Counts, Spec
+    from pdagree.counting.profiles import Profiles
+    from pdagree.definitions.count_data import count_data, profile_data
+
+    df = frame(seed, n=300, labels=[1, 2, 3, 9, None], n_items=80)
+    if layout == "long":
+        arguments: dict[str, Any] = {"item": "item", "rater": "rater", "label": "label", "by": by}
+    else:
+        df = df.pivot(index="item", columns="rater", values="label")
+        df.columns.name = None
+        raters = list(df.columns)
+        df["g"] = np.where(df.index % 3 == 0, "x", "y")
+        arguments = {"by": by, "raters": raters}
+    spec = Spec.of(**arguments)
+    counts = Counts.of_frame(df, spec, one_frame=True)
+    profiles = Profiles(spec)
+    for shard in counts.shards(shards):
+        profiles.add(shard.without_pairs())
+    rows, items = CountRatings(profile_data(profiles)), CountRatings(count_data(counts))
+    assert rows._data.n_items == items._data.n_items
+    assert len(rows._data.enc.items) <= len(items._data.enc.items)
+    for name in sorted(ROW_METHODS - {"report", "frequencies", "cohen", "scott"}):
+        for options in ({}, {"weights": "quadratic"}):
+            if name == "bias" and options:
+                continue
+            check_all_close(getattr(rows, name), getattr(items, name), options, by)
+    same(rows.frequencies(), items.frequencies())
+
+
+def check_all_close(mine: Any, theirs: Any, options: dict[str, Any], by: str | None) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        level = {} if mine.__name__ in ("bias", "conger") else {"confidence_level": 0.9}
+        got, want = mine(**options, **level), theirs(**options, **level)
+    if by is None:
+        np.testing.assert_allclose(float(got), float(want), rtol=1e-12, atol=1e-12)
+        for member in ("se", "n_items", "observed", "expected"):
+            if hasattr(want, member):
+                np.testing.assert_allclose(getattr(got, member), getattr(want, member),
+                                           rtol=1e-10, atol=1e-12)  # fmt: skip
+    else:
+        pd.testing.assert_frame_equal(got, want, rtol=1e-10, atol=1e-12)

@@ -6,7 +6,7 @@ import numpy as np
 
 from ._typing import FloatArray, IntArray
 
-__all__ = ["segment_sum"]
+__all__ = ["segment_sum", "times"]
 
 
 _FEW_COLUMNS = 16
@@ -38,3 +38,13 @@ def segment_sum(x: FloatArray, group: IntArray, n_groups: int) -> FloatArray:
     key = (group[:, None] * width + np.arange(width)).ravel()
     out = np.bincount(key, weights=flat.ravel(), minlength=n_groups * width)
     return out.reshape((n_groups, *tail))
+
+
+def times(m: FloatArray | None, x: FloatArray) -> FloatArray:
+    """``x`` (one value per item, or per item and column) weighted by the items'
+    multiplicities ``m`` (rows of counts standing for several identical items); ``x`` itself
+    when ``m`` is ``None``."""
+    if m is None:
+        return x
+    out: FloatArray = x * (m if x.ndim == 1 else m[:, None])
+    return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._segment import segment_sum
+from ._segment import segment_sum, times
 from ._typing import FloatArray, IntArray, as_float
 
 __all__ = [
@@ -81,28 +81,41 @@ def item_agreement(nik: FloatArray, weights: FloatArray) -> tuple[FloatArray, Fl
 
 
 def observed_components(
-    nik: FloatArray, weights: FloatArray, group: IntArray, n_groups: int
+    nik: FloatArray,
+    weights: FloatArray,
+    group: IntArray,
+    n_groups: int,
+    m: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
-    """``A_o`` per group, the mean of ``a_i`` over items with ``r_i >= 2``, and their number."""
+    """``A_o`` per group, the mean of ``a_i`` over items with ``r_i >= 2``, and their number.
+
+    ``m`` (here and in every kernel that sums over items): per row of ``nik``, how many
+    identical items it stands for (rows of counts with their multiplicities); ``None``: one."""
     r, a = item_agreement(nik, weights)
-    return pairable_mean(r, a, group, n_groups)
+    return pairable_mean(r, a, group, n_groups, m)
 
 
 def pairable_mean(
-    r: FloatArray, a: FloatArray, group: IntArray, n_groups: int
+    r: FloatArray, a: FloatArray, group: IntArray, n_groups: int, m: FloatArray | None = None
 ) -> tuple[FloatArray, FloatArray]:
     """Per group, the mean of the items' agreement ``a_i`` over items with ``r_i >= 2``, and
     their number."""
     pairable = r >= 2
-    n_pairable = np.bincount(group, weights=pairable.astype(np.float64), minlength=n_groups)
-    total = np.bincount(group, weights=np.where(pairable, a, 0.0), minlength=n_groups)
+    n_pairable = np.bincount(
+        group, weights=times(m, pairable.astype(np.float64)), minlength=n_groups
+    )
+    total = np.bincount(group, weights=times(m, np.where(pairable, a, 0.0)), minlength=n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
         observed = total / n_pairable
     return as_float(observed), as_float(n_pairable)
 
 
 def fleiss_expected(
-    nik: FloatArray, weights: FloatArray, group: IntArray, n_groups: int
+    nik: FloatArray,
+    weights: FloatArray,
+    group: IntArray,
+    n_groups: int,
+    m: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Fleiss' (multi-pi) ``A_e = sum_kl w_kl pi_k pi_l`` and ``pi`` per group.
 
@@ -112,8 +125,8 @@ def fleiss_expected(
     """
     r = _row_sums(nik)
     rated = r >= 1
-    n_rated = np.bincount(group, weights=rated.astype(np.float64), minlength=n_groups)
-    inverse = np.where(rated, 1.0 / np.where(rated, r, 1.0), 0.0)
+    n_rated = np.bincount(group, weights=times(m, rated.astype(np.float64)), minlength=n_groups)
+    inverse = times(m, np.where(rated, 1.0 / np.where(rated, r, 1.0), 0.0))
     if n_groups == 1 and nik.ndim == 2:  # one product, no (items, K) temporary
         total = (inverse @ nik)[None, :]
     else:
@@ -130,14 +143,18 @@ def fleiss_from_pi(pi: FloatArray, weights: FloatArray) -> FloatArray:
 
 
 def gwet_expected(
-    nik: FloatArray, weights: FloatArray, group: IntArray, n_groups: int
+    nik: FloatArray,
+    weights: FloatArray,
+    group: IntArray,
+    n_groups: int,
+    m: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Gwet's AC1/AC2 ``A_e = T_w / (K (K - 1)) sum_k pi_k (1 - pi_k)`` and ``pi`` per group.
 
     ``T_w`` is the sum of all weights (``K`` for identity weights) and ``pi`` as in
     :func:`fleiss_expected`.
     """
-    _, pi = fleiss_expected(nik, weights, group, n_groups)
+    _, pi = fleiss_expected(nik, weights, group, n_groups, m)
     return gwet_from_pi(pi, weights), pi
 
 
@@ -249,7 +266,11 @@ def pair_margin_components(
 
 
 def weighted_alpha_components(
-    nik: FloatArray, weights: FloatArray, group: IntArray, n_groups: int
+    nik: FloatArray,
+    weights: FloatArray,
+    group: IntArray,
+    n_groups: int,
+    m: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """Gwet's weighted Krippendorff's alpha: ``A_o``, ``A_e``, ``A_o'`` and pairable items.
 
@@ -263,15 +284,18 @@ def weighted_alpha_components(
     r = nik.sum(axis=-1)
     pairable = r >= 2
     fp = pairable.astype(np.float64)
-    n2 = np.bincount(group, weights=fp, minlength=n_groups)
-    total = np.bincount(group, weights=np.where(pairable, r, 0.0), minlength=n_groups)
+    n2 = np.bincount(group, weights=times(m, fp), minlength=n_groups)
+    total = np.bincount(group, weights=times(m, np.where(pairable, r, 0.0)), minlength=n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
         rbar = total / n2
         agreeing = (nik * (nik @ weights.T - 1.0)).sum(axis=-1)
         share = np.where(pairable, agreeing / np.where(pairable, r - 1.0, 1.0), 0.0)
-        observed_prime = np.bincount(group, weights=share, minlength=n_groups) / (n2 * rbar)
+        observed_prime = np.bincount(group, weights=times(m, share), minlength=n_groups) / (
+            n2 * rbar
+        )
         epsilon = 1.0 / total
         observed = (1.0 - epsilon) * observed_prime + epsilon
-        pi = segment_sum(np.where(pairable[:, None], nik, 0.0), group, n_groups) / total[:, None]
+        kept = times(m, np.where(pairable[:, None], nik, 0.0))
+        pi = segment_sum(kept, group, n_groups) / total[:, None]
     expected = np.einsum("gk,kl,gl->g", pi, weights, pi)
     return as_float(observed), as_float(expected), as_float(observed_prime), as_float(n2)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ._segment import segment_sum
+from ._segment import segment_sum, times
 from ._typing import FloatArray, IntArray, as_float
 from .alpha import AlphaComponents
 
@@ -43,7 +43,9 @@ def _finish(
     )
 
 
-def nominal_alpha_components(nik: FloatArray, group: IntArray, n_groups: int) -> AlphaComponents:
+def nominal_alpha_components(
+    nik: FloatArray, group: IntArray, n_groups: int, m: FloatArray | None = None
+) -> AlphaComponents:
     """Nominal ``D_o``, ``D_e``, pairable items, pairable values and the largest ``delta2``
     (1 where two categories are present) per group, from the (n_items, K) table ``n_uc``.
 
@@ -53,14 +55,14 @@ def nominal_alpha_components(nik: FloatArray, group: IntArray, n_groups: int) ->
     >>> c.observed_disagreement, c.expected_disagreement
     (array([0.33333333]), array([0.6]))
     """
-    m = np.einsum("ik->i", nik)
-    pairable = m >= 2
+    r = np.einsum("ik->i", nik)
+    pairable = r >= 2
     same = np.einsum("ik,ik->i", nik, nik)
     with np.errstate(invalid="ignore", divide="ignore"):
-        per_item = np.where(pairable, (m * m - same) / (m - 1.0), 0.0)
-    observed = np.bincount(group, weights=per_item, minlength=n_groups)
-    n_items = np.bincount(group, weights=pairable.astype(np.float64), minlength=n_groups)
-    n_gc = segment_sum(np.where(pairable[:, None], nik, 0.0), group, n_groups)
+        per_item = np.where(pairable, (r * r - same) / (r - 1.0), 0.0)
+    observed = np.bincount(group, weights=times(m, per_item), minlength=n_groups)
+    n_items = np.bincount(group, weights=times(m, pairable.astype(np.float64)), minlength=n_groups)
+    n_gc = segment_sum(times(m, np.where(pairable[:, None], nik, 0.0)), group, n_groups)
     n = np.einsum("gk->g", n_gc)
     expected = n * n - np.einsum("gk,gk->g", n_gc, n_gc)
     top = np.where((n_gc > 0).sum(axis=-1) >= 2, 1.0, 0.0)

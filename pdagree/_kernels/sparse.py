@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._segment import times
 from ._typing import FloatArray, IntArray, as_float
 from .agreement import pairable_mean
 
@@ -53,11 +54,16 @@ def identity_item_agreement(
 
 
 def identity_observed(
-    e_item: IntArray, e_count: FloatArray, group: IntArray, n_groups: int
+    e_item: IntArray,
+    e_count: FloatArray,
+    group: IntArray,
+    n_groups: int,
+    m: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
-    """``A_o`` per group over items with ``r_i >= 2``, and their number (identity weights)."""
+    """``A_o`` per group over items with ``r_i >= 2``, and their number (identity weights;
+    ``m``: the items' multiplicities)."""
     r, a = identity_item_agreement(e_item, e_count, len(group))
-    return pairable_mean(r, a, group, n_groups)
+    return pairable_mean(r, a, group, n_groups, m)
 
 
 def pooled_proportions(
@@ -67,20 +73,23 @@ def pooled_proportions(
     group: IntArray,
     n_groups: int,
     n_categories: int,
+    m: FloatArray | None = None,
 ) -> tuple[IntArray, IntArray, FloatArray]:
     """Fleiss' ``pi_gk`` (the mean over rated items of ``n_ik / r_i``) as sparse cells
-    ``(group, code, pi)`` for the categories each group uses.
+    ``(group, code, pi)`` for the categories each group uses (``m``: the items'
+    multiplicities).
 
     ``sum pi^2`` per group is Fleiss' ``A_e`` with identity weights.
     """
     n_items = len(group)
     r = np.bincount(e_item, weights=e_count, minlength=n_items)
     rated = r >= 1
-    n_rated = np.bincount(group, weights=rated.astype(np.float64), minlength=n_groups)
+    n_rated = np.bincount(group, weights=times(m, rated.astype(np.float64)), minlength=n_groups)
     width = max(int(n_categories), 1)
     key = group[e_item] * width + e_code
     cells, inverse = np.unique(key, return_inverse=True)
-    share = np.bincount(inverse.ravel(), weights=e_count / r[e_item], minlength=len(cells))
+    each = e_count / r[e_item] if m is None else e_count / r[e_item] * m[e_item]
+    share = np.bincount(inverse.ravel(), weights=each, minlength=len(cells))
     g = (cells // width).astype(np.int64)
     with np.errstate(invalid="ignore", divide="ignore"):
         pi = share / n_rated[g]

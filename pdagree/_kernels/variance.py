@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._segment import times
 from ._typing import BoolArray, FloatArray, IntArray, as_float
 from .agreement import item_agreement, rater_proportions
 
@@ -99,17 +100,19 @@ def linearised_variance(
     expected: FloatArray,
     item_expected: FloatArray | None,
     population: float = np.inf,
+    m: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Gwet's variance of ``value`` per group and the number ``n`` of rated items.
 
     ``item_expected`` is ``A_e,i`` per item; ``None`` when chance agreement does not depend on
-    the data (percent agreement, Bennett's S), so ``A_e,i = A_e``.
+    the data (percent agreement, Bennett's S), so ``A_e,i = A_e``. ``m``: the items'
+    multiplicities.
     """
     r, a = item_agreement(nik, weights)
     rated = r >= 1
     pairable = r >= 2
-    n = np.bincount(group, weights=rated.astype(np.float64), minlength=n_groups)
-    n2 = np.bincount(group, weights=pairable.astype(np.float64), minlength=n_groups)
+    n = np.bincount(group, weights=times(m, rated.astype(np.float64)), minlength=n_groups)
+    n2 = np.bincount(group, weights=times(m, pairable.astype(np.float64)), minlength=n_groups)
     pe = expected[group]
     kappa = value[group]
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -117,7 +120,7 @@ def linearised_variance(
         if item_expected is not None:
             k_i = k_i - 2.0 * (1.0 - kappa) * (item_expected - pe) / (1.0 - pe)
         sq = np.where(rated, (k_i - kappa) ** 2, 0.0)
-        total = np.bincount(group, weights=sq, minlength=n_groups)
+        total = np.bincount(group, weights=times(m, sq), minlength=n_groups)
         f = n / population
         var = np.where(n >= 2, (1.0 - f) / (n * (n - 1.0)) * total, np.nan)
     return as_float(var), as_float(n)
@@ -129,8 +132,10 @@ def weighted_alpha_variance(
     group: IntArray,
     n_groups: int,
     population: float = np.inf,
+    m: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
-    """Gwet's linearised variance of (weighted) Krippendorff's alpha per group, and ``n'``.
+    """Gwet's linearised variance of (weighted) Krippendorff's alpha per group, and ``n'``
+    (``m``: the items' multiplicities).
 
     Over the ``n'`` pairable items, with ``A_o'``, ``A_e``, ``pi`` and ``rbar`` as in
     :func:`~pdagree._kernels.agreement.weighted_alpha_components` and
@@ -142,16 +147,16 @@ def weighted_alpha_variance(
     """
     from .agreement import weighted_alpha_components
 
-    _, expected, observed_prime, n2 = weighted_alpha_components(nik, weights, group, n_groups)
+    _, expected, observed_prime, n2 = weighted_alpha_components(nik, weights, group, n_groups, m)
     r = nik.sum(axis=-1)
     pairable = r >= 2
-    total = np.bincount(group, weights=np.where(pairable, r, 0.0), minlength=n_groups)
+    total = np.bincount(group, weights=times(m, np.where(pairable, r, 0.0)), minlength=n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
         rbar = total / n2
         pi = (
             np.bincount(
                 (group[:, None] * nik.shape[1] + np.arange(nik.shape[1])).ravel(),
-                weights=np.where(pairable[:, None], nik, 0.0).ravel(),
+                weights=times(m, np.where(pairable[:, None], nik, 0.0)).ravel(),
                 minlength=n_groups * nik.shape[1],
             ).reshape(n_groups, -1)
             / total[:, None]
@@ -161,7 +166,7 @@ def weighted_alpha_variance(
         pa_i = agreeing / (rb * (r - 1.0)) - pa1 * (r - rb) / rb
         pi_w = pi @ ((weights + weights.T) / 2.0)
         pe_i = (nik * pi_w[group]).sum(axis=-1) / rb - pe * (r - rb) / rb
-    return _alpha_variance(pa_i, pe_i, pa1, pe, pairable, group, n2, population)
+    return _alpha_variance(pa_i, pe_i, pa1, pe, pairable, group, n2, population, m)
 
 
 def _alpha_variance(
@@ -173,6 +178,7 @@ def _alpha_variance(
     group: IntArray,
     n2: FloatArray,
     population: float,
+    m: FloatArray | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """Gwet's variance of alpha from the items' linearised terms ``A_o,i`` and ``A_e,i`` and
     their group's ``A_o'`` and ``A_e`` (per item): ``alpha*_i = (A_o,i - A_e) / (1 - A_e) -
@@ -185,7 +191,7 @@ def _alpha_variance(
         )
         sq = np.where(pairable, (a_i - alpha1) ** 2, 0.0)
         f = n2 / population
-        spread = np.bincount(group, weights=sq, minlength=len(n2))
+        spread = np.bincount(group, weights=times(m, sq), minlength=len(n2))
         var = np.where(n2 >= 2, (1.0 - f) / (n2 * (n2 - 1.0)) * spread, np.nan)
     return as_float(var), as_float(n2)
 

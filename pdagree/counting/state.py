@@ -234,34 +234,11 @@ class Counts:
     def repeated_error(self) -> ValueError | None:
         """The pandas path's error for (item, rater) pairs counted twice (or a wide frame's
         rows repeated) across the parts of one frame, or ``None``."""
-        by = list(self.spec.by)
+        rows = []
         if self.rows is not None and len(self.rows):
             keys, _ = self.rows.merged()
-            rows = self.items.take(unpack(keys, 2)[0])
-            index = rows.get_level_values(-1) if by else rows
-            group, groups = np.zeros(len(rows), dtype=np.int64), None
-            if by:
-                frame = rows.to_frame(index=False).iloc[:, : len(by)]
-                group, groups = factorize_columns(frame, by)
-            doubled = pd.Index(index).append(pd.Index(index))
-            check_unique_items(doubled, np.concatenate([group, group]), groups)
-        if not self.repeated:
-            return None
-        items_all = self.items.index()
-        order, items = factorize_columns(items_all.to_frame(index=False), list(items_all.names))
-        raters_all = self.raters.index()
-        rater_order, raters = factorize_columns(
-            raters_all.to_frame(index=False), [self.spec.rater]
-        )
-        seen_items = pd.Index([]).append([i for i, _ in self.repeated]) if self.repeated else None
-        seen_raters = pd.Index([]).append([r for _, r in self.repeated])
-        assert seen_items is not None
-        if isinstance(items_all, pd.MultiIndex):
-            seen_items = pd.MultiIndex.from_tuples(list(seen_items), names=items_all.names)
-        item = order[items_all.get_indexer(seen_items)]
-        rater = rater_order[raters_all.get_indexer(seen_raters)]
-        keys = np.unique(item * len(raters) + rater)
-        return repeated_pairs(keys, items, raters)
+            rows.append(self.items.take(unpack(keys, 2)[0]))
+        return repeated_error(self.spec, self.repeated or [], rows)
 
     def shards(self, n: int) -> list[Counts]:
         """These counts split into ``n`` by item: shard ``j`` holds the items whose key hashes
@@ -326,3 +303,31 @@ class Counts:
             f"{len(self.labels):,} labels{by}; {self.n_annotations:,} annotations in "
             f"{self.n_batches:,} batch{'' if self.n_batches == 1 else 'es'}"
         )
+
+
+def repeated_error(
+    spec: Spec, repeated: list[tuple[pd.Index, pd.Index]], rows: list[pd.Index]
+) -> ValueError | None:
+    """The pandas path's error for the (item, rater) pairs ``repeated`` across the parts of
+    one frame (their item and rater keys), or for a wide frame's item keys ``rows`` found in
+    more than one row; ``None`` when there are none. Raised here for the rows (the message
+    of :func:`~pdagree.encoding._ranks.check_unique_items`)."""
+    by = list(spec.by)
+    if rows:
+        keys = rows[0].append(rows[1:]) if len(rows) > 1 else rows[0]
+        index = pd.Index(keys.get_level_values(-1) if by else keys)
+        group, groups = np.zeros(len(keys), dtype=np.int64), None
+        if by:
+            group, groups = factorize_columns(keys.to_frame(index=False).iloc[:, : len(by)], by)
+        doubled = index.append(index)
+        check_unique_items(doubled, np.concatenate([group, group]), groups)
+    if not repeated:
+        return None
+    names = [*by, spec.item]
+    seen_items = repeated[0][0].append([i for i, _ in repeated[1:]])
+    seen_raters = repeated[0][1].append([r for _, r in repeated[1:]])
+    frame = seen_items.to_frame(index=False)
+    frame.columns = names
+    item, items = factorize_columns(frame, names)
+    rater, raters = factorize_columns(pd.DataFrame({spec.rater: seen_raters}), [spec.rater])
+    return repeated_pairs(np.unique(item * len(raters) + rater), items, raters)

@@ -52,10 +52,19 @@ class DaskAgreeAccessor:
     """Inter-annotator agreement on a Dask DataFrame (see :mod:`pdagree.dask`).
 
     Call it as the pandas accessor is called; ``check_duplicates=False`` skips the check
-    that no (item, rater) pair has two labels, which costs a shuffle of the (item, rater)
-    pairs (the pandas path always checks); ``split_out`` sets how many partitions the
-    reductions over items are spread over (default: as many as the frame has, so that no
-    worker holds more than about one partition of items at a time).
+    that no (item, rater) pair has two labels across partitions (within a partition it is
+    always made); ``split_out`` sets how many shards the items are spread over (default: as
+    many as the frame has partitions, so that no worker holds more than about one
+    partition's share of the items and pairs).
+
+    ``keep_items=False`` (the default): the client receives each ``by=`` group's distinct
+    rows of counts with how many items have them, not the items, so its memory does not grow
+    with the items; observed agreement, Bennett's S, Fleiss' kappa, Scott's pi, Gwet's
+    AC1/AC2, Cohen's and Conger's kappa, nominal and weighted alpha, their analytic standard
+    errors, the bias and ``frequencies()`` come from them. ``keep_items=True`` sends the
+    items (the non-zero (item, category) cells) for what reads them one by one: ``items()``,
+    ``counts()``, ``per_category()``, SPA, alpha at the other levels, the large-sample test.
+    Above 64 distinct labels the items are kept whatever ``keep_items`` says.
     """
 
     __slots__ = ("_df",)
@@ -76,6 +85,7 @@ class DaskAgreeAccessor:
         rank: Hashable | None = None,
         check_duplicates: bool = True,
         split_out: int | None = None,
+        keep_items: bool = False,
     ) -> DaskRatings:
         if rank is not None:
             raise TypeError(
@@ -94,6 +104,7 @@ class DaskAgreeAccessor:
             layout=layout,
             check_duplicates=check_duplicates,
             split_out=split_out,
+            keep_items=keep_items,
         )
         return DaskRatings(data)
 

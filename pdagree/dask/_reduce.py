@@ -14,15 +14,16 @@ groups) once (:func:`pdagree.definitions.count_data.count_data`).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any
 
 import dask
 
 from .._warnings import PdagreeWarning, warn
+from ..counting.profiles import MAX_PROFILE_LABELS, Profiles
 from ..counting.spec import Spec
 from ..counting.state import Counts
-from ..definitions.count_data import CountData, count_data
+from ..definitions.count_data import CountData, count_data, profile_data
 from ..encoding._encode import _require_columns, rater_columns
 
 __all__ = ["reduce_frame"]
@@ -32,6 +33,27 @@ def _merged(first: Counts, second: Counts) -> Counts:
     out = first.copy()
     out.absorb(second)
     return out
+
+
+def _warn_missing_by(message: str | None) -> None:
+    if message:
+        warn(message, PdagreeWarning)
+
+
+def _gathered(roots: list[Any]) -> Iterator[Counts]:
+    """The shards' counts one at a time as they complete (on a distributed cluster, each
+    released once read), so that the client holds one shard's items at most."""
+    try:
+        from distributed import as_completed, default_client
+
+        client = default_client()
+    except (ImportError, ValueError):
+        yield from dask.compute(*roots)
+        return
+    for future in as_completed(client.compute(roots)):
+        shard: Counts = future.result()
+        future.release()
+        yield shard
 
 
 def _tree(states: list[Any]) -> Any:
@@ -56,6 +78,7 @@ def reduce_frame(
     layout: str | None = None,
     check_duplicates: bool = True,
     split_out: int | None = None,
+    keep_items: bool = False,
 ) -> CountData:
     """The count tensors of a Dask frame, as :class:`CountData` (the arguments of
     :func:`pdagree.encoding.encode`, with the same checks and messages)."""
@@ -89,6 +112,15 @@ def reduce_frame(
     else:
         split = [dask.delayed(Counts.shards, nout=n_shards)(c, n_shards) for c in counted]
         roots = [_tree([s[j] for s in split]) for j in range(n_shards)]
+    if not keep_items:
+        profiles = Profiles(spec)
+        for shard in _gathered(roots):
+            if not Profiles.feasible(shard) or len(profiles.labels) > MAX_PROFILE_LABELS:
+                break  # too many distinct labels for rows of counts: keep the items
+            profiles.add(shard)
+        else:
+            _warn_missing_by(profiles.missing_by_message())
+            return profile_data(profiles)
     shards = dask.compute(*roots)
     counts = shards[0]
     for shard in shards[1:]:
@@ -96,9 +128,7 @@ def reduce_frame(
     error = counts.repeated_error()
     if error is not None:
         raise error
-    message = counts.missing_by_message()
-    if message:
-        warn(message, PdagreeWarning)
+    _warn_missing_by(counts.missing_by_message())
     if counts.n_rows == 0:
         raise ValueError(
             "the frame is empty (0 rows): agreement needs items rated by at least two raters."

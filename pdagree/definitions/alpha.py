@@ -152,7 +152,9 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
         if data.table is not None:
             a_o, a_e, _, n2 = KT.weighted_alpha_components(data.table, w)
         else:
-            a_o, a_e, _, n2 = K.weighted_alpha_components(data.nik, w, enc.group, enc.n_groups)
+            a_o, a_e, _, n2 = K.weighted_alpha_components(
+                data.nik, w, enc.group, enc.n_groups, data.item_weight
+            )
         return Components(
             f"alpha[weights={wlabel}]", K.chance_corrected(a_o, a_e), a_o, a_e, n_items=n2
         )
@@ -193,7 +195,9 @@ def _components(data: RatingData, metric: KA.Metric) -> tuple[KA.AlphaComponents
         size = magnitude(values) if isinstance(metric, KA.Interval) and values is not None else 1.0
         return KT.alpha_components(data.table, metric), size * size
     if isinstance(metric, KA.Nominal) and not data.sparse:
-        return KS.nominal_alpha_components(data.nik, enc.group, enc.n_groups), 1.0
+        return KS.nominal_alpha_components(
+            data.nik, enc.group, enc.n_groups, data.item_weight
+        ), 1.0
     if isinstance(metric, KA.Interval):  # values in units of their largest magnitude
         x = metric.values[enc.code]
         parts = KS.interval_alpha_components(enc.item, x, enc.weight, enc.group, enc.n_groups)
@@ -231,7 +235,9 @@ def alpha_variance(
         w = _alpha_weights(data, options.get("level", "nominal"))
     if enc.layout == "contingency":
         return V.table_variance(two_rater_tables(data), w, "scott", population)
-    var, _ = V.weighted_alpha_variance(data.nik, w, enc.group, enc.n_groups, population)
+    var, _ = V.weighted_alpha_variance(
+        data.nik, w, enc.group, enc.n_groups, population, data.item_weight
+    )
     return var, data.rated_per_group
 
 

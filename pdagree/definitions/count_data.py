@@ -23,7 +23,8 @@ import pandas as pd
 
 from .._typing import BoolArray, FloatArray, IntArray
 from ..counting._runs import unpack
-from ..counting.state import Counts
+from ..counting.profiles import Profiles, distinct_rows
+from ..counting.state import Counts, repeated_error
 from ..encoding._encode import Encoded, _group_codes
 from ..encoding._factorize import factorize_columns
 from ..encoding._labels import DtypeCategories, _fmt, categories_of, encode_labels
@@ -37,6 +38,8 @@ __all__ = [
     "count_data",
     "label_codes",
     "needs_annotations",
+    "needs_items",
+    "profile_data",
 ]
 
 
@@ -53,6 +56,18 @@ def needs_annotations(what: str) -> AnnotationsNeeded:
         "pandas path: on the whole frame, `ddf.compute().agree(...)` or "
         "`pd.concat(batches).agree(...)`, if it fits in memory, or on a sample of items, "
         "e.g. `ddf[ddf[item].isin(some_items)].compute().agree(...)`."
+    )
+
+
+def needs_items(what: str) -> AnnotationsNeeded:
+    """The error for ``what`` on a Dask frame whose items were reduced to distinct rows of
+    counts (the default): the way out is ``keep_items=True``."""
+    return AnnotationsNeeded(
+        f"{what} reads the items one by one, and the Dask engine sent the client each group's "
+        "distinct rows of counts with how many items have them, not the items (which keeps "
+        "the client's memory independent of the number of items). Pass `keep_items=True` "
+        "to `ddf.agree(...)` to receive the items (memory on the client in proportion to "
+        "them), or run it on the pandas path."
     )
 
 
@@ -92,6 +107,25 @@ class CountData(RatingData):
 
     def require_items(self, what: str) -> None:
         raise needs_annotations(what)
+
+    @property
+    def profiles(self) -> bool:
+        """Whether the items are distinct rows of counts with multiplicities
+        (:func:`profile_data`), not the items themselves."""
+        return self.enc.multiplicity is not None
+
+    @property
+    def item_weight(self) -> FloatArray | None:
+        return self.enc.multiplicity
+
+    @property
+    def n_items(self) -> int:
+        m = self.enc.multiplicity
+        return self.enc.n_items if m is None else round(float(m.sum()))
+
+    def require_rows(self, what: str) -> None:
+        if self.profiles:
+            raise needs_items(what)
 
     def subset(self, groups: IntArray, categories: BoolArray) -> tuple[RatingData, IntArray]:
         sub, items = super().subset(groups, categories)
@@ -229,5 +263,91 @@ def count_data(counts: Counts) -> CountData:
         by=tuple(by),
         declared=spec.categories is not None or counts.from_dtype is not None,
         ordered=ordered,
+    )
+    return CountData(enc, nck)
+
+
+def profile_data(profiles: Profiles) -> CountData:
+    """The rating data of ``profiles``: each distinct (group, row of counts) an item that
+    stands for ``multiplicity`` items (:attr:`CountData.item_weight`)."""
+    spec = profiles.spec
+    error = repeated_error(spec, profiles.repeated, profiles.repeated_rows)
+    if error is not None:
+        raise error
+    if profiles.n_rows == 0:
+        raise ValueError(
+            "the frame is empty (0 rows): agreement needs items rated by at least two raters."
+        )
+    if profiles.n_annotations == 0:
+        raise ValueError(
+            "the batches hold no ratings: every label is missing. Agreement needs items rated "
+            "by at least two raters."
+        )
+    group_g, rows, weight = profiles.distinct()
+    labels = profiles.labels.index()
+    totals = (rows * weight[:, None]).sum(axis=0)
+    used = totals > 0
+    where = f"`label` column {spec.label!r}" if spec.layout == "long" else "a rating cell"
+    codes, cats, ordered = label_codes(
+        labels[used], totals[used], spec.categories, profiles.from_dtype, where
+    )
+    onto = np.zeros((len(labels), len(cats)))
+    onto[np.flatnonzero(used), codes] = 1.0
+    by = list(spec.by)
+    if by:
+        keys = profiles.groups.index()
+        frame = keys.to_frame(index=False) if isinstance(keys, pd.MultiIndex) else pd.DataFrame(
+            {by[0]: keys}
+        )  # fmt: skip
+        frame.columns = by
+        present = np.unique(group_g)
+        order, groups = factorize_columns(frame.iloc[present].reset_index(drop=True), by)
+        lookup = np.full(len(keys), -1, dtype=np.int64)
+        lookup[present] = order
+        group_f: IntArray = lookup[group_g]
+    else:
+        groups, group_f = None, np.zeros(len(group_g), dtype=np.int64)
+    # Rows that became equal once their labels were read as categories are merged.
+    group, nik, m = distinct_rows(group_f, rows @ onto, weight)
+    raters_all = profiles.raters.index()
+    if spec.layout == "long":
+        rater_order, raters = factorize_columns(raters_all.to_frame(index=False), [spec.rater])
+    else:
+        rater_order, raters = np.arange(len(raters_all), dtype=np.int64), raters_all
+    n_groups = 1 if groups is None else len(groups)
+    g_keys, c_keys, k_keys = unpack(profiles.nck.merged()[0], 3)
+    group_lookup = np.zeros(max(len(profiles.groups), 1), dtype=np.int64)
+    if by:
+        group_lookup = lookup
+    label_lookup = np.full(len(labels), -1, dtype=np.int64)
+    label_lookup[used] = codes
+    flat = (group_lookup[g_keys] * len(raters) + rater_order[c_keys]) * len(cats) + label_lookup[
+        k_keys
+    ]
+    size = n_groups * len(raters) * len(cats)
+    total = np.bincount(flat, weights=profiles.nck.merged()[1], minlength=size)
+    nck: FloatArray = total.reshape(n_groups, len(raters), len(cats)).astype(np.float64)
+    active = nck.sum(axis=(0, 2)) > 0
+    if active.sum() < 2:
+        raise ValueError(
+            f"agreement needs at least two raters with ratings; the frame has {int(active.sum())} "
+            f"({_fmt(list(raters[active]))})."
+        )
+    item, code = np.nonzero(nik)
+    enc = Encoded(
+        layout="long" if spec.layout == "long" else "wide",
+        items=pd.RangeIndex(len(nik), name="row of counts"),
+        raters=pd.Index(raters),
+        categories=cats,
+        item=item.astype(np.int64),
+        rater=None,
+        code=code.astype(np.int64),
+        weight=nik[item, code],
+        group=group,
+        groups=groups,
+        by=tuple(by),
+        declared=spec.categories is not None or profiles.from_dtype is not None,
+        ordered=ordered,
+        multiplicity=m,
     )
     return CountData(enc, nck)

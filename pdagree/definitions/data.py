@@ -92,6 +92,10 @@ class RatingData:
         """Refuse ``what`` (e.g. the item bootstrap) where the annotations are not kept
         item by item (:class:`~pdagree.definitions.count_data.CountData`); here a no-op."""
 
+    def require_rows(self, what: str) -> None:
+        """Refuse ``what`` where the items are distinct rows of counts with multiplicities
+        (:attr:`item_weight`), which it does not read; here a no-op."""
+
     def subset(self, groups: IntArray, categories: BoolArray) -> tuple[RatingData, IntArray]:
         """The groups ``groups`` alone, with only the categories ``categories``; and the
         original codes of the items kept (their order in the subset)."""
@@ -247,17 +251,26 @@ class RatingData:
         (kernels then take ``None`` as identity)."""
         return None if self.sparse else np.eye(self.enc.n_categories)
 
+    @property
+    def item_weight(self) -> FloatArray | None:
+        """Per item, how many identical items it stands for, for the kernels that sum over
+        items (``m``); ``None``: one each. Only count data reduced to distinct rows of counts
+        (:class:`~pdagree.definitions.count_data.CountData`) has them."""
+        return None
+
     @cached_property
     def observed(self) -> tuple[FloatArray, FloatArray]:
         """Unweighted ``A_o`` and the number of items with two or more ratings, per group."""
         if self.sparse:
             e_item, _, e_count = self.entries
-            return KS.identity_observed(e_item, e_count, self.enc.group, self.enc.n_groups)
+            return KS.identity_observed(
+                e_item, e_count, self.enc.group, self.enc.n_groups, self.item_weight
+            )
         return self.observed_with(np.eye(self.enc.n_categories))
 
     def observed_with(self, w: FloatArray) -> tuple[FloatArray, FloatArray]:
         enc = self.enc
-        return K.observed_components(self.nik, w, enc.group, enc.n_groups)
+        return K.observed_components(self.nik, w, enc.group, enc.n_groups, self.item_weight)
 
     @cached_property
     def active_raters(self) -> FloatArray:
@@ -278,6 +291,8 @@ class RatingData:
         rated = (np.bincount(enc.item, weights=enc.weight, minlength=enc.n_items) >= 1).astype(
             np.float64
         )
+        if self.item_weight is not None:
+            rated = rated * self.item_weight
         return np.bincount(enc.group, weights=rated, minlength=enc.n_groups).astype(np.float64)
 
     # ------------------------------------------------------------------ labels
@@ -413,6 +428,7 @@ def encoded_subset(
         declared=True,
         ordered=enc.ordered,
         secondary=secondary,
+        multiplicity=None if enc.multiplicity is None else enc.multiplicity[items],
     )
 
 

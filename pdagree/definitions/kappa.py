@@ -105,7 +105,7 @@ def _pooled(data: RatingData, name: str, weights: Weights, kernel: Any) -> Compo
     if data.table is not None:  # a contingency table: pi from its margins
         from_pi = K.gwet_from_pi if kernel is K.gwet_expected else K.fleiss_from_pi
         return _components(name, a_o, from_pi(KT.pooled(data.table), w))
-    a_e, _ = kernel(data.nik, w, enc.group, enc.n_groups)
+    a_e, _ = kernel(data.nik, w, enc.group, enc.n_groups, data.item_weight)
     return _components(name, a_o, a_e)
 
 
@@ -115,7 +115,7 @@ def _sparse_pi_sums(data: RatingData) -> tuple[FloatArray, FloatArray]:
     enc = data.enc
     e_item, e_code, e_count = data.entries
     g, _, pi = KS.pooled_proportions(
-        e_item, e_code, e_count, enc.group, enc.n_groups, enc.n_categories
+        e_item, e_code, e_count, enc.group, enc.n_groups, enc.n_categories, data.item_weight
     )
     rated = np.bincount(g, minlength=enc.n_groups) > 0
     sum_pi = np.bincount(g, weights=pi, minlength=enc.n_groups)
@@ -276,6 +276,7 @@ def _linearised(
         parts.expected,
         item_expected,
         population,
+        data.item_weight,
     )
     return var, n
 
@@ -333,7 +334,7 @@ def _pooled_variance(
     ``item_expected`` each item's share of chance agreement."""
     enc = data.enc
     w, _ = data.weights(options.get("weights"))
-    _, pi = expected(data.nik, w, enc.group, enc.n_groups)
+    _, pi = expected(data.nik, w, enc.group, enc.n_groups, data.item_weight)
     item = item_expected(data.nik, w, pi, enc.group)
     return _linearised(data, options, parts, population, item, w)
 

@@ -1,0 +1,129 @@
+"""Counts with the items reduced to their distinct rows of counts: what the client keeps.
+
+Every count-based coefficient, and Gwet's analytic variance of those that have one, is a sum
+over items of a function of the item's row of counts ``n_i.`` and its group. Items with the
+same ``by=`` group and the same row are interchangeable, so the client needs each distinct
+(group, row) once, with the number of items it stands for (its *multiplicity*): with five
+categories and ten raters per item, at most 1,001 rows per group, whatever the number of items.
+
+:class:`Profiles` adds the shards of a Dask reduction one at a time (each shard's items are
+reduced to their rows, then dropped), so the client holds one shard's items at most. The
+rules that turn the rows into ratings apply once, in
+:func:`pdagree.definitions.count_data.profile_data`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+import numpy as np
+import pandas as pd
+
+from .._typing import FloatArray, IntArray, as_float
+from ..encoding._labels import DtypeCategories
+from ._runs import KeyCounts, Registry, pack, unpack
+from .spec import Spec
+from .state import Counts
+
+__all__ = ["MAX_PROFILE_LABELS", "Profiles", "distinct_rows"]
+
+#: Above this many distinct labels the rows are not formed (each would be as wide).
+MAX_PROFILE_LABELS = 64
+
+
+def distinct_rows(
+    group: IntArray, rows: FloatArray, weight: FloatArray
+) -> tuple[IntArray, FloatArray, FloatArray]:
+    """The distinct (group, row) pairs and the total weight of each."""
+    if len(group) == 0:
+        return group, rows, weight
+    keyed = np.column_stack([group.astype(np.float64), rows])
+    unique, inverse = np.unique(keyed, axis=0, return_inverse=True)
+    total = np.bincount(inverse.ravel(), weights=weight, minlength=len(unique))
+    return unique[:, 0].astype(np.int64), unique[:, 1:].astype(np.float64), as_float(total)
+
+
+class Profiles:
+    """Distinct (group, row of counts) with their multiplicities, and everything else a
+    :class:`~.state.Counts` keeps but its items: registries of labels, raters and groups, the
+    raters' counts, the counters and what the checks found."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+        self.labels = Registry([spec.label])
+        self.raters = Registry([spec.rater])
+        self.groups = Registry(list(spec.by) or ["group"])
+        self.nck = KeyCounts()
+        self.parts: list[tuple[IntArray, FloatArray, FloatArray]] = []
+        self.n_rows = 0
+        self.n_annotations = 0
+        self.n_missing_by = 0
+        self.missing_by: dict[Hashable, int] = dict.fromkeys(spec.by, 0)
+        self.from_dtype: DtypeCategories | None = None
+        self.repeated: list[tuple[pd.Index, pd.Index]] = []
+        self.repeated_rows: list[pd.Index] = []
+
+    @staticmethod
+    def feasible(counts: Counts) -> bool:
+        """Whether rows of counts are worth forming: few enough distinct labels."""
+        return len(counts.labels) <= MAX_PROFILE_LABELS
+
+    def add(self, counts: Counts) -> None:
+        """Add one shard's counts (its items are read and may then be dropped)."""
+        label = self.labels.codes(counts.labels.index())
+        rater = self.raters.codes(counts.raters.index())
+        by = list(self.spec.by)
+        if by:
+            group_of = self.groups.codes(counts.groups.index())
+        else:
+            group_of = np.zeros(max(len(counts.groups), 1), dtype=np.int64)
+        keys, values = counts.nck.merged()
+        g, c, k = unpack(keys, 3)
+        self.nck.add(pack(group_of[g], rater[c], label[k]), values)
+        items = counts.items.index()
+        if by:
+            frame = items.to_frame(index=False).iloc[:, : len(by)]
+            keys_of = (
+                pd.MultiIndex.from_frame(frame) if len(by) > 1 else pd.Index(frame.iloc[:, 0])
+            )
+            item_group = self.groups.codes(keys_of.unique())[keys_of.unique().get_indexer(keys_of)]
+        else:
+            item_group = np.zeros(len(items), dtype=np.int64)
+        keys, values = counts.nik.merged()
+        i, k = unpack(keys, 2)
+        rows = np.zeros((len(items), len(self.labels)))
+        np.add.at(rows, (i, label[k]), values)
+        self.parts.append(distinct_rows(item_group, rows, np.ones(len(items))))
+        self.n_rows += counts.n_rows
+        self.n_annotations += counts.n_annotations
+        self.n_missing_by += counts.n_missing_by
+        for col, n in counts.missing_by.items():
+            self.missing_by[col] = self.missing_by.get(col, 0) + n
+        if counts.repeated:
+            self.repeated.extend(counts.repeated)
+        if counts.rows is not None and len(counts.rows):
+            twice, _ = unpack(counts.rows.merged()[0], 2)
+            self.repeated_rows.append(counts.items.take(twice))
+        if counts.from_dtype is not None:
+            self.from_dtype = counts.from_dtype
+
+    def missing_by_message(self) -> str | None:
+        """The pandas path's warning about rows left out for a missing ``by`` key."""
+        probe = Counts(self.spec)
+        probe.n_rows, probe.n_missing_by = self.n_rows, self.n_missing_by
+        probe.missing_by = self.missing_by
+        return probe.missing_by_message()
+
+    def distinct(self) -> tuple[IntArray, FloatArray, FloatArray]:
+        """Every distinct (group, row) with its multiplicity; rows over the labels in the
+        order of :attr:`labels`."""
+        width = len(self.labels)
+        padded = [(g, np.pad(r, ((0, 0), (0, width - r.shape[1]))), m) for g, r, m in self.parts]
+        if not padded:
+            return np.zeros(0, dtype=np.int64), np.zeros((0, width)), np.zeros(0)
+        group = np.concatenate([g for g, _, _ in padded])
+        rows = np.concatenate([r for _, r, _ in padded])
+        weight = np.concatenate([m for _, _, m in padded])
+        out = distinct_rows(group, rows, weight)
+        self.parts = [out]
+        return out
