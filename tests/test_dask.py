@@ -331,3 +331,13 @@ def test_pairs_repeated_in_and_across_partitions_are_reported_together(
                 item="item", rater="rater", label="label", split_out=split_out), name)(),
             getattr(frame.agree(item="item", rater="rater", label="label"), name)(),
         )  # fmt: skip
+
+
+def test_many_distinct_labels_keep_the_items(client: Any) -> None:
+    # Above 64 distinct labels rows of counts are not formed: the items come back instead.
+    frame = _frame(10, labels=list(np.round(np.linspace(0.0, 9.9, 100), 1)))
+    frame["label"] = frame["label"].astype(float)
+    ddf = dd.from_pandas(frame, npartitions=3, sort=False)
+    got, want = both(ddf, False, item="item", rater="rater", label="label")
+    same(got.alpha("interval"), want.alpha("interval"))
+    same(got.fleiss(), want.fleiss())

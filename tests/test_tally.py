@@ -312,7 +312,7 @@ def test_rows_of_counts_with_multiplicities_equal_the_items(
     counts = Counts.of_frame(df, spec, one_frame=True)
     profiles = Profiles(spec)
     for shard in counts.shards(shards):
-        profiles.add(shard.without_pairs())
+        profiles.absorb(Profiles.of(shard.without_pairs()))
     rows, items = CountRatings(profile_data(profiles)), CountRatings(count_data(counts))
     assert rows._data.n_items == items._data.n_items
     assert len(rows._data.enc.items) <= len(items._data.enc.items)
@@ -337,3 +337,22 @@ def check_all_close(mine: Any, theirs: Any, options: dict[str, Any], by: str | N
                                            rtol=1e-10, atol=1e-12)  # fmt: skip
     else:
         pd.testing.assert_frame_equal(got, want, rtol=1e-10, atol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), top=st.sampled_from([3, 50, 10**9]), width=st.integers(1, 6))
+def test_distinct_rows_packed_and_compared_agree(seed: int, top: int, width: int) -> None:
+    from pdagree.counting.profiles import distinct_rows
+
+    rng = np.random.default_rng(seed)
+    group = rng.integers(0, 3, 200)
+    rows = rng.integers(0, top, (200, width)).astype(np.float64)
+    rows[::7] = rows[3]  # repeats across groups
+    weight = rng.integers(1, 5, 200).astype(np.float64)
+    g, r, w = distinct_rows(group, rows, weight)
+    want: dict[tuple[float, ...], float] = {}
+    for gi, ri, wi in zip(group, rows, weight, strict=True):
+        key = (float(gi), *ri.tolist())
+        want[key] = want.get(key, 0.0) + wi
+    got = {(float(gi), *ri.tolist()): wi for gi, ri, wi in zip(g, r, w, strict=True)}
+    assert got == want

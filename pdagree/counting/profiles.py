@@ -34,13 +34,30 @@ MAX_PROFILE_LABELS = 64
 def distinct_rows(
     group: IntArray, rows: FloatArray, weight: FloatArray
 ) -> tuple[IntArray, FloatArray, FloatArray]:
-    """The distinct (group, row) pairs and the total weight of each."""
+    """The distinct (group, row) pairs and the total weight of each. Rows of small whole
+    counts are packed into one integer key (one sort of integers); others are compared
+    row by row (``np.unique(axis=0)``)."""
     if len(group) == 0:
-        return group, rows, weight
+        return group.astype(np.int64), rows.astype(np.float64), as_float(weight)
+    top = float(rows.max(initial=0.0)) + 1.0
+    width = rows.shape[1]
+    whole = bool(np.all(rows == np.floor(rows)))
+    if whole and (width + 1) * np.log2(max(top, 2.0)) + np.log2(group.max() + 1.0) < 62:
+        base = np.int64(top)
+        key = group.astype(np.int64)
+        for k in range(width):  # over the labels (a few), not the items
+            key = key * base + rows[:, k].astype(np.int64)
+        unique, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        total = np.bincount(inverse.ravel(), weights=weight, minlength=len(unique))
+        return group[first].astype(np.int64), rows[first].astype(np.float64), as_float(total)
     keyed = np.column_stack([group.astype(np.float64), rows])
-    unique, inverse = np.unique(keyed, axis=0, return_inverse=True)
-    total = np.bincount(inverse.ravel(), weights=weight, minlength=len(unique))
-    return unique[:, 0].astype(np.int64), unique[:, 1:].astype(np.float64), as_float(total)
+    unique_rows, inverse = np.unique(keyed, axis=0, return_inverse=True)
+    total = np.bincount(inverse.ravel(), weights=weight, minlength=len(unique_rows))
+    return (
+        unique_rows[:, 0].astype(np.int64),
+        unique_rows[:, 1:].astype(np.float64),
+        as_float(total),
+    )
 
 
 class Profiles:
@@ -68,44 +85,63 @@ class Profiles:
         """Whether rows of counts are worth forming: few enough distinct labels."""
         return len(counts.labels) <= MAX_PROFILE_LABELS
 
-    def add(self, counts: Counts) -> None:
-        """Add one shard's counts (its items are read and may then be dropped)."""
-        label = self.labels.codes(counts.labels.index())
-        rater = self.raters.codes(counts.raters.index())
-        by = list(self.spec.by)
-        if by:
-            group_of = self.groups.codes(counts.groups.index())
-        else:
-            group_of = np.zeros(max(len(counts.groups), 1), dtype=np.int64)
-        keys, values = counts.nck.merged()
-        g, c, k = unpack(keys, 3)
-        self.nck.add(pack(group_of[g], rater[c], label[k]), values)
+    @classmethod
+    def of(cls, counts: Counts) -> Profiles:
+        """The rows of counts of one shard (run where the shard is, on its worker)."""
+        out = cls(counts.spec)
+        out.labels, out.raters = counts.labels.copy(), counts.raters.copy()
+        out.groups = counts.groups.copy()
+        out.nck = counts.nck.copy()
+        by = list(counts.spec.by)
         items = counts.items.index()
         if by:
             frame = items.to_frame(index=False).iloc[:, : len(by)]
-            keys_of = (
+            keys_of: pd.Index = (
                 pd.MultiIndex.from_frame(frame) if len(by) > 1 else pd.Index(frame.iloc[:, 0])
             )
-            item_group = self.groups.codes(keys_of.unique())[keys_of.unique().get_indexer(keys_of)]
+            distinct = keys_of.unique()
+            item_group = counts.groups.codes(distinct)[distinct.get_indexer(keys_of)]
         else:
             item_group = np.zeros(len(items), dtype=np.int64)
         keys, values = counts.nik.merged()
         i, k = unpack(keys, 2)
-        rows = np.zeros((len(items), len(self.labels)))
-        np.add.at(rows, (i, label[k]), values)
-        self.parts.append(distinct_rows(item_group, rows, np.ones(len(items))))
-        self.n_rows += counts.n_rows
-        self.n_annotations += counts.n_annotations
-        self.n_missing_by += counts.n_missing_by
-        for col, n in counts.missing_by.items():
-            self.missing_by[col] = self.missing_by.get(col, 0) + n
-        if counts.repeated:
-            self.repeated.extend(counts.repeated)
+        width = max(len(counts.labels), 1)
+        flat = np.bincount(i * width + k, weights=values, minlength=len(items) * width)
+        rows = flat.reshape(len(items), width)[:, : len(counts.labels)].astype(np.float64)
+        out.parts = [distinct_rows(item_group, rows, np.ones(len(items)))]
+        out.n_rows, out.n_annotations = counts.n_rows, counts.n_annotations
+        out.n_missing_by, out.missing_by = counts.n_missing_by, dict(counts.missing_by)
+        out.repeated = list(counts.repeated or [])
         if counts.rows is not None and len(counts.rows):
             twice, _ = unpack(counts.rows.merged()[0], 2)
-            self.repeated_rows.append(counts.items.take(twice))
-        if counts.from_dtype is not None:
-            self.from_dtype = counts.from_dtype
+            out.repeated_rows.append(counts.items.take(twice))
+        out.from_dtype = counts.from_dtype
+        return out
+
+    def absorb(self, other: Profiles) -> None:
+        """Add ``other``'s rows of counts (another shard's) to these."""
+        label = self.labels.codes(other.labels.index())
+        rater = self.raters.codes(other.raters.index())
+        if self.spec.by:
+            group_of = self.groups.codes(other.groups.index())
+        else:
+            group_of = np.zeros(max(len(other.groups), 1), dtype=np.int64)
+        keys, values = other.nck.merged()
+        g, c, k = unpack(keys, 3)
+        self.nck.add(pack(group_of[g], rater[c], label[k]), values)
+        for group, rows, weight in other.parts:
+            moved = np.zeros((len(rows), len(self.labels)))
+            moved[:, label[: rows.shape[1]]] = rows
+            self.parts.append((group_of[group], moved, weight))
+        self.n_rows += other.n_rows
+        self.n_annotations += other.n_annotations
+        self.n_missing_by += other.n_missing_by
+        for col, n in other.missing_by.items():
+            self.missing_by[col] = self.missing_by.get(col, 0) + n
+        self.repeated.extend(other.repeated)
+        self.repeated_rows.extend(other.repeated_rows)
+        if other.from_dtype is not None:
+            self.from_dtype = other.from_dtype
 
     def missing_by_message(self) -> str | None:
         """The pandas path's warning about rows left out for a missing ``by`` key."""

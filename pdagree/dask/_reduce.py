@@ -14,13 +14,13 @@ groups) once (:func:`pdagree.definitions.count_data.count_data`).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import dask
 
 from .._warnings import PdagreeWarning, warn
-from ..counting.profiles import MAX_PROFILE_LABELS, Profiles
+from ..counting.profiles import Profiles
 from ..counting.spec import Spec
 from ..counting.state import Counts
 from ..definitions.count_data import CountData, count_data, profile_data
@@ -40,20 +40,10 @@ def _warn_missing_by(message: str | None) -> None:
         warn(message, PdagreeWarning)
 
 
-def _gathered(roots: list[Any]) -> Iterator[Counts]:
-    """The shards' counts one at a time as they complete (on a distributed cluster, each
-    released once read), so that the client holds one shard's items at most."""
-    try:
-        from distributed import as_completed, default_client
-
-        client = default_client()
-    except (ImportError, ValueError):
-        yield from dask.compute(*roots)
-        return
-    for future in as_completed(client.compute(roots)):
-        shard: Counts = future.result()
-        future.release()
-        yield shard
+def _rows(counts: Counts) -> Profiles | None:
+    """A shard's rows of counts, formed on its worker; ``None`` (the items are needed) when
+    there are too many distinct labels."""
+    return Profiles.of(counts) if Profiles.feasible(counts) else None
 
 
 def _tree(states: list[Any]) -> Any:
@@ -113,14 +103,14 @@ def reduce_frame(
         split = [dask.delayed(Counts.shards, nout=n_shards)(c, n_shards) for c in counted]
         roots = [_tree([s[j] for s in split]) for j in range(n_shards)]
     if not keep_items:
-        profiles = Profiles(spec)
-        for shard in _gathered(roots):
-            if not Profiles.feasible(shard) or len(profiles.labels) > MAX_PROFILE_LABELS:
-                break  # too many distinct labels for rows of counts: keep the items
-            profiles.add(shard)
-        else:
+        reduced = dask.compute(*[dask.delayed(_rows)(root) for root in roots])
+        if all(isinstance(r, Profiles) for r in reduced):
+            profiles = Profiles(spec)
+            for part in reduced:
+                profiles.absorb(part)
             _warn_missing_by(profiles.missing_by_message())
             return profile_data(profiles)
+        # More distinct labels than rows of counts are worth: the items, counted again.
     shards = dask.compute(*roots)
     counts = shards[0]
     for shard in shards[1:]:
