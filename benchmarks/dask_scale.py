@@ -14,7 +14,9 @@ resident memory every 0.2 s; the client's peak resident memory is read from the 
 
 Checked before any time is reported: at 10^6 annotations, the value equals the pandas path on
 the computed frame (1e-12); at every size, it equals a floor computed partition by partition
-(whole items per partition: the per-item sums of Fleiss' formula, added up) to 1e-9.
+(whole items per partition: the per-item sums of Fleiss' formula, added up) to 1e-9. Up to
+``--pandas-upto`` annotations (10^7) the pandas path runs on the whole frame in the client's
+process after the Dask runs, for the ratio (fleiss and alpha, end to end).
 
 Writes ``dask.md`` and ``dask.json`` next to the other results (``--out``).
 """
@@ -128,7 +130,7 @@ def _client_peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def run(sizes: list[int], memory_limit: str, seed: int) -> dict[str, Any]:
+def run(sizes: list[int], memory_limit: str, seed: int, pandas_upto: int) -> dict[str, Any]:
     import dask.dataframe as dd
     import distributed
 
@@ -164,6 +166,7 @@ def run(sizes: list[int], memory_limit: str, seed: int) -> dict[str, Any]:
                         item="item", rater="rater", label="label", check_duplicates=check
                     )
                     value = float(ratings.fleiss())
+                    alpha = float(ratings.alpha())
                     elapsed = time.perf_counter() - start
                 if n <= 10**6:
                     assert abs(value - local) < 1e-12, (value, local)
@@ -179,9 +182,31 @@ def run(sizes: list[int], memory_limit: str, seed: int) -> dict[str, Any]:
                     "peak_worker_mib": peak,
                     "client_peak_mib": _client_peak_mib(),
                     "items": int(ratings.n_items),
+                    "alpha": alpha,
+                    "pandas_seconds": float("nan"),
                 }
                 rows.append(row)
                 print(json.dumps(row), flush=True)
+        # The pandas path last, once every Dask run has read the client's peak memory.
+        for n in sizes:
+            if n > pandas_upto:
+                continue
+            n_parts = max(1, n // PER_PARTITION)
+            frame = pd.concat([make_partition(i, seed) for i in range(n_parts)])
+            start = time.perf_counter()
+            local_ratings = frame.agree(item="item", rater="rater", label="label")
+            local_values = (float(local_ratings.fleiss()), float(local_ratings.alpha()))
+            seconds = time.perf_counter() - start
+            del frame, local_ratings
+            # Above 10^6 items the pandas path's own sums over items carry rounding of
+            # about n * 2e-16 (its Fleiss A_o at 10^7 annotations is 8.7e-13 from
+            # math.fsum's, where the rows of counts give fsum's value): 1e-9 as the floor.
+            tolerance = 1e-12 if n <= 10**6 else 1e-9
+            for row in rows:
+                if row["annotations"] == n:
+                    assert abs(row["value"] - local_values[0]) < tolerance
+                    assert abs(row["alpha"] - local_values[1]) < tolerance
+                    row["pandas_seconds"] = seconds
     finally:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -201,20 +226,26 @@ def markdown(result: dict[str, Any], meta: dict[str, Any]) -> str:
         "A 2-worker `distributed.LocalCluster` (127.0.0.1, one thread per worker, memory limit "
         f"{result['memory_limit']} per worker); each partition of 10^6 annotations (100,000 "
         "items x 10 raters, five string categories) is generated on a worker when the graph "
-        "runs, never on the client. Time: `ddf.agree(item=, rater=, label=).fleiss()` end to "
-        "end, wall clock. Peak worker memory: the highest resident set of either worker, "
-        "polled every 0.2 s. Every value equals a floor computed partition by partition "
-        "(1e-9), and at 10^6 the pandas path on the computed frame (1e-12).",
+        "runs, never on the client. Time: `ddf.agree(item=, rater=, label=)` then `.fleiss()` "
+        "and `.alpha()`, end to end, wall clock; pandas: the same on the whole frame in the "
+        "client's process (built after every Dask run, up to `--pandas-upto` annotations). Peak "
+        "worker memory: the highest resident set of either worker, polled every 0.2 s; client "
+        "peak: the client process's largest resident set so far (the pandas runs come after "
+        "every Dask run; it includes the 10^6 check below, which computes the frame). Every "
+        "value equals a floor computed partition by partition (1e-9), and the pandas path on "
+        "the whole frame where it was run (1e-12 at 10^6; 1e-9 above, where the pandas "
+        "path's own sums over 10^6 items and more carry rounding of that order).",
         "",
         "| annotations | items | partitions | duplicate check | seconds | annotations / s "
-        "| peak worker MiB | client peak MiB | fleiss |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| pandas seconds | dask / pandas | peak worker MiB | client peak MiB | fleiss |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in result["rows"]:
         lines.append(
             f"| 10^{round(np.log10(r['annotations']))} | {r['items']:,} | {r['partitions']} "
             f"| {'yes' if r['check_duplicates'] else 'no'} | {r['seconds']:.1f} "
-            f"| {r['annotations'] / r['seconds']:,.0f} | {r['peak_worker_mib']:.0f} "
+            f"| {r['annotations'] / r['seconds']:,.0f} | {r['pandas_seconds']:.2f} "
+            f"| {r['seconds'] / r['pandas_seconds']:.1f}x | {r['peak_worker_mib']:.0f} "
             f"| {r['client_peak_mib']:.0f} | {r['value']:.6f} |"
         )
     return "\n".join(lines) + "\n"
@@ -225,12 +256,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="1e6,1e7,1e8", help="annotations, comma-separated")
     parser.add_argument("--memory-limit", default="3GiB", help="per worker")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--pandas-upto", type=float, default=1e7, help="annotations")
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args(argv)
     sizes = [int(float(s)) for s in args.sizes.split(",") if s.strip()]
     start = time.perf_counter()
     load_start = os.getloadavg()[0]
-    result = run(sizes, args.memory_limit, args.seed)
+    result = run(sizes, args.memory_limit, args.seed, int(args.pandas_upto))
     import run as harness  # the machine description of the main benchmark
 
     command = "python benchmarks/dask_scale.py" + (
