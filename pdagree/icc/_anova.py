@@ -44,11 +44,11 @@ def mean_squares(scores: Scores, keep: BoolArray) -> MeanSquares:
     """The mean squares of each group's complete two-way layout: the ratings of the items
     ``keep`` marks (each rated once by each of its group's judges)."""
     s = scores.kept(keep)
-    item, rater = s.item, s.rater
+    item = s.item
     n_items, n_raters, n_groups, group = s.n_items, s.n_raters, s.n_groups, s.group
     n = as_float(np.bincount(group, weights=keep.astype(np.float64), minlength=n_groups))
     d = s.centred  # on each group's mean: groups of very different levels stay exact
-    key = s.rating_group * n_raters + rater
+    key = s.group_rater
     total = as_float(np.bincount(s.rating_group, weights=d * d, minlength=n_groups))
     k = as_float(s.raters_per_group)
     item_sum = np.bincount(item, weights=d, minlength=n_items)

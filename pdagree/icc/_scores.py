@@ -62,10 +62,17 @@ class Scores:
         return np.bincount(self.item, minlength=self.n_items)
 
     @cached_property
+    def group_rater(self) -> IntArray:
+        """Per rating, the key ``group * n_raters + rater``."""
+        if self.n_groups == 1:
+            return self.rater
+        out: IntArray = self.rating_group * self.n_raters + self.rater
+        return out
+
+    @cached_property
     def raters_per_group(self) -> IntArray:
         """Per group, the raters with a rating in it."""
-        key = self.rating_group * self.n_raters + self.rater
-        per = np.bincount(key, minlength=self.n_groups * self.n_raters)
+        per = np.bincount(self.group_rater, minlength=self.n_groups * self.n_raters)
         out: IntArray = (per.reshape(self.n_groups, self.n_raters) > 0).sum(axis=1)
         return out
 
