@@ -11,7 +11,7 @@ Importing the package registers the ``DataFrame.agree`` accessor:
 
 from __future__ import annotations
 
-from . import datasets, multilabel, plotting
+from . import datasets, io, multilabel, plotting
 from ._version import __version__
 from ._warnings import (
     ConvergenceWarning,
@@ -36,6 +36,7 @@ __all__ = [
     "UndefinedStatisticWarning",
     "__version__",
     "datasets",
+    "io",
     "multilabel",
     "plotting",
     "spa_variance",

@@ -12,7 +12,7 @@ from typing import Any, cast
 import pandas as pd
 
 from . import datasets
-from ._cli_read import STDIN, read
+from ._cli_read import FORMATS, STDIN, TOOLS, input_format, read
 from ._cli_read import UsageError as _UsageError
 from .encoding._encode import Layout
 from .ratings import Ratings
@@ -70,6 +70,23 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
         "numbers when every label in the data is a number",
     )
     reading = parser.add_argument_group("reading files")
+    reading.add_argument(
+        "--from",
+        dest="input_format",
+        choices=FORMATS,
+        metavar="FORMAT",
+        help="the input format: csv, tsv, parquet, excel, label-studio (a JSON export), prodigy "
+        "(db-out JSONL); default: by extension (.json: label-studio, .jsonl: prodigy, "
+        ".xlsx: excel), else csv",
+    )
+    reading.add_argument(
+        "--from-name",
+        metavar="NAME",
+        help="label-studio: the control tag to read when the export answers several",
+    )
+    reading.add_argument(
+        "--view", metavar="VIEW", help="prodigy: the interface (_view_id) to read when several"
+    )
     reading.add_argument(
         "--index-col",
         metavar="COL",
@@ -223,6 +240,7 @@ def ratings(frame: pd.DataFrame, args: argparse.Namespace, stored_index: bool | 
         categories=categories,
         by=by or None,
         layout=cast(Layout, layout),
+        rank=getattr(args, "rank_column", None),
     )
 
 
@@ -241,4 +259,12 @@ def load(args: argparse.Namespace) -> tuple[str, Ratings]:
         return args.example, ratings(datasets.load(args.example), args, stored_index=None)
     frame, stored_index = read(args.path, args)
     name = "<stdin>" if args.path == STDIN else str(Path(args.path))
+    if input_format(args.path, args) in TOOLS:  # a long frame: item, rater, label (rank)
+        if args.layout not in (None, "long"):
+            raise _UsageError(f"a labelling tool's export is a long layout, not {args.layout}.")
+        for key in ("item", "rater", "label"):
+            if getattr(args, key) is None:
+                setattr(args, key, key)
+        if "rank" in frame.columns:
+            args.rank_column = "rank"
     return name, ratings(frame, args, stored_index=stored_index)

@@ -1,7 +1,8 @@
 """How the ``pdagree`` command reads a file of ratings: CSV or TSV text (standard input for
-``-``) or Parquet, with the checks that make a bad file one clear error instead of a
-traceback or a silent rename: a separator that is not one, binary data, a header that
-repeats a column name (pandas would rename it ``a.1``).
+``-``), Parquet, Excel, or a labelling tool's export (Label Studio JSON, Prodigy JSONL, read by
+:mod:`pdagree.io` into a long frame), with the checks that make a bad file one clear error
+instead of a traceback or a silent rename: a separator that is not one, binary data, a header
+that repeats a column name (pandas would rename it ``a.1``).
 """
 
 from __future__ import annotations
@@ -17,9 +18,17 @@ from typing import Any, TextIO
 
 import pandas as pd
 
-__all__ = ["STDIN", "UsageError", "read"]
+__all__ = ["FORMATS", "STDIN", "TOOLS", "UsageError", "input_format", "read"]
 
 STDIN = "-"
+#: The input formats of ``--from``; the tools' exports read as long frames (item, rater, label).
+FORMATS = ("csv", "tsv", "parquet", "excel", "label-studio", "prodigy")
+TOOLS = ("label-studio", "prodigy")
+_BY_EXTENSION = {
+    ".csv": "csv", ".txt": "csv", ".tsv": "tsv", ".tab": "tsv", ".parquet": "parquet",
+    ".pq": "parquet", ".xlsx": "excel", ".xlsm": "excel", ".xls": "excel",
+    ".json": "label-studio", ".jsonl": "prodigy",
+}  # fmt: skip
 _PARQUET = {".parquet", ".pq"}
 _TSV = {".tsv", ".tab"}
 _COMPRESSION = {".gz", ".bz2", ".zip", ".xz", ".zst", ".tar"}
@@ -49,9 +58,35 @@ def _require_pyarrow() -> None:
         ) from None
 
 
+def input_format(source: str, args: argparse.Namespace) -> str:
+    """``--from``, else the format the file's extension says (CSV when it says nothing)."""
+    chosen: str | None = getattr(args, "input_format", None)
+    if chosen is not None:
+        return chosen
+    if source == STDIN:
+        return "csv"
+    return _BY_EXTENSION.get(_text_format(Path(source)), "csv")
+
+
+def _tool_export(path: Path, kind: str, args: argparse.Namespace) -> pd.DataFrame:
+    """A labelling tool's export as a long frame (:mod:`pdagree.io`)."""
+    from . import io as tool_io
+
+    if args.sep is not None or args.na or args.no_default_na:
+        raise UsageError(
+            f"`--sep`, `--na` and `--no-default-na` apply to text files, not to a {kind} export."
+        )
+    if kind == "label-studio":
+        return tool_io.read_label_studio(path, from_name=getattr(args, "from_name", None))
+    return tool_io.read_prodigy(path, view=getattr(args, "view", None))
+
+
 def read(source: str, args: argparse.Namespace) -> tuple[pd.DataFrame, bool]:
     """The file (``-``: standard input, as text) as a frame, and whether the file itself
     stored an item index."""
+    kind = input_format(source, args)
+    if source == STDIN and kind not in ("csv", "tsv"):
+        raise UsageError(f"standard input is read as CSV or TSV text, not as {kind}.")
     if source == STDIN:
         if sys.stdin is None:
             raise ValueError("cannot read standard input: it is closed.")
@@ -65,6 +100,14 @@ def read(source: str, args: argparse.Namespace) -> tuple[pd.DataFrame, bool]:
     if path.is_dir():
         raise IsADirectoryError(f"{str(path)!r} is a directory, not a file of ratings")
     extension = _text_format(path)
+    if kind in TOOLS:
+        return _tool_export(path, kind, args), False
+    if kind == "excel":
+        return _excel(path, args), False
+    if kind == "parquet":
+        extension = ".parquet"
+    elif kind == "tsv":
+        extension = ".tsv"
     compressed = bool(path.suffixes) and path.suffixes[-1].lower() in _COMPRESSION
     if extension not in _PARQUET and not compressed:
         with path.open("rb") as handle:
@@ -85,6 +128,29 @@ def read(source: str, args: argparse.Namespace) -> tuple[pd.DataFrame, bool]:
         default = isinstance(index, pd.RangeIndex) and index.name is None and index.start == 0
         return frame, not default
     return _read_text(path, repr(str(path)), extension, args), False
+
+
+def _excel(path: Path, args: argparse.Namespace) -> pd.DataFrame:
+    """The first sheet of an Excel workbook (pandas' reader, through openpyxl)."""
+    if args.sep is not None:
+        raise UsageError("`--sep` applies to text files, not to Excel workbooks.")
+    try:
+        importlib.import_module("openpyxl")
+    except ImportError:
+        raise ImportError(
+            'reading Excel workbooks needs openpyxl: pip install "pdagree[excel]".'
+        ) from None
+    na_options: dict[str, Any] = {"na_values": ["", *args.na]}
+    if args.no_default_na:
+        na_options["keep_default_na"] = False
+    try:
+        frame = pd.read_excel(path, **na_options)
+    except (ValueError, OSError, KeyError) as exc:
+        raise ValueError(f"cannot read {str(path)!r} as an Excel workbook: {exc}") from None
+    _check_header(
+        [str(c) for c in frame.columns if not str(c).startswith("Unnamed")], repr(str(path))
+    )
+    return frame
 
 
 def _read_text(

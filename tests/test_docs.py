@@ -11,7 +11,7 @@ import pdagree
 from pdagree import consensus, datasets, irt, multilabel, plotting
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-MODULES = {"datasets", "multilabel", "plotting", "__version__"}
+MODULES = {"datasets", "io", "multilabel", "plotting", "__version__"}
 
 
 def api_entries() -> set[str]:
@@ -38,6 +38,7 @@ def api_entries() -> set[str]:
     [f"pdagree.{n}" for n in pdagree.__all__ if n not in MODULES]
     + [f"pdagree.plotting.{n}" for n in plotting.__all__]
     + [f"pdagree.datasets.{n}" for n in datasets.__all__]
+    + [f"pdagree.io.{n}" for n in pdagree.io.__all__]
     + [f"pdagree.multilabel.{n}" for n in multilabel.__all__ if n != "SWEEP"]
     # irt.ConvergenceWarning is pdagree.ConvergenceWarning, listed once with the warnings.
     + [f"pdagree.irt.{n}" for n in irt.__all__ if n != "ConvergenceWarning"]
