@@ -20,6 +20,7 @@ from pathlib import Path
 import pdagree
 
 DOCS = Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS / "_ext"))  # the local extension `offline`
 ROOT = DOCS.parent
 
 project = "pdagree"
@@ -32,6 +33,10 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    # Ships MathJax 3 into _static/ and points mathjax_path at it: the formulas render on a
+    # laptop without network access (the default loads MathJax from a CDN).
+    "sphinx-mathjax-offline",
+    "offline",  # docs/_ext/offline.py: a page that loads a remote script fails the build
     "numpydoc",
     "myst_nb",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -51,3 +52,32 @@ def test_api_reference_lists_every_public_name(name: str) -> None:
 def test_every_notebook_is_on_the_site() -> None:
     examples = (DOCS / "examples.md").read_text(encoding="utf-8")
     assert ":glob:" in examples and "notebooks/*" in examples
+
+
+def test_the_docs_build_fails_on_a_page_that_loads_a_remote_script(tmp_path: Path) -> None:
+    # docs/_ext/offline.py, run by every build (issue #21: the site works offline).
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs" / "_ext"))
+    try:
+        import offline
+    finally:
+        sys.path.pop(0)
+    (tmp_path / "ok.html").write_text('<script src="_static/mathjax/tex-chtml.js"></script>')
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api" / "bad.html").write_text(
+        '<script defer="defer" src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js">'
+        "</script><script src='//example.org/x.js'></script>"
+    )
+    assert offline.remote_scripts(tmp_path) == {
+        "api/bad.html": [
+            "//example.org/x.js",
+            "https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js",
+        ]
+    }
+
+    from types import SimpleNamespace
+
+    app = SimpleNamespace(outdir=str(tmp_path), builder=SimpleNamespace(format="html"))
+    with pytest.raises(RuntimeError, match="1 pages load scripts from another host"):
+        offline.check_offline(app, None)
+    (tmp_path / "api" / "bad.html").unlink()
+    offline.check_offline(app, None)  # no remote script: no error
