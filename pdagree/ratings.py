@@ -30,6 +30,7 @@ from .definitions.table_data import rating_data
 from .encoding._encode import Encoded, Layout, encode
 from .evaluate import INFERENCE_NOTE, InferenceOptions, Result, coefficient
 from .report import report as _report
+from .results import html_table
 
 __all__ = ["Ratings"]
 
@@ -159,6 +160,26 @@ class Ratings:
             f"Ratings({enc.layout}: {self._data.n_items} items{raters}, {enc.n_categories} "
             f"categories {cats}{groups})"
         )
+
+    def _repr_html_(self) -> str:
+        """The layout, counts, categories and groups, as a table (notebooks)."""
+        enc = self._enc
+
+        def first(labels: Any, n: int = 8) -> str:
+            shown = ", ".join(map(str, list(labels[:n])))
+            return shown + (f", ... ({len(labels)} in all)" if len(labels) > n else "")
+
+        rows = {"layout": enc.layout, "items": f"{self._data.n_items:,}"}
+        if enc.raters is not None:
+            rows["raters"] = f"{enc.n_raters:,}: {first(enc.raters)}"
+        rows["annotations"] = f"{self._data.n_annotations:,.0f}"
+        order = "declared order" if enc.ordered else "order not declared"
+        rows["categories"] = f"{enc.n_categories}: {first(enc.categories)} ({order})"
+        if enc.groups is not None:
+            rows["groups"] = (
+                f"{enc.n_groups:,} by {', '.join(map(str, enc.by))}: {first(enc.groups)}"
+            )
+        return html_table(type(self).__name__, rows)
 
     # ------------------------------------------------------------------ coefficients
 

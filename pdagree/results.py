@@ -399,6 +399,17 @@ class Coefficient(float):
         return f"<code>{html.escape(repr(self))}</code>"
 
 
+def html_table(title: str, rows: Mapping[str, Any]) -> str:
+    """A two-column HTML table (name, value) under ``title``, every text escaped: how
+    notebooks show a :class:`~pdagree.Ratings`."""
+    body = "".join(
+        f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
+        f"<td style='text-align:left'>{html.escape(str(v))}</td></tr>"
+        for k, v in rows.items()
+    )
+    return f"<table><caption>{html.escape(title)}</caption>{body}</table>"
+
+
 def register_plot(name: str, chart: Callable[..., Any]) -> None:
     """Make ``chart(result, ax=None, **options)`` draw the results called ``name`` (before
     any ``[...]``; ``""`` for every other coefficient) for :meth:`Coefficient.plot`."""

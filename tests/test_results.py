@@ -310,3 +310,21 @@ def test_ratings_is_immutable() -> None:
     ratings = pd.DataFrame({"a": ["x", "y"], "b": ["x", "x"]}).agree()
     with pytest.raises(AttributeError, match="Ratings is immutable; cannot set 'extra'"):
         ratings.extra = 1  # type: ignore[attr-defined]
+
+
+def test_ratings_show_layout_counts_categories_and_groups_in_notebooks() -> None:
+    # Issue #21, point 7: a Ratings has a _repr_html_ as a Coefficient has.
+    frame = pdagree.datasets.load("fleiss1971")
+    html_text = frame.agree()._repr_html_()
+    for part in ("<caption>Ratings</caption>", "wide", ">30<", "6: rater1", "180",
+                 "5: Depression", "order not declared"):  # fmt: skip
+        assert part in html_text
+    long = pd.DataFrame(
+        {"item": [1, 1, 2, 2], "who": ["a", "b", "a", "b"], "tag": ["<b>x</b>", "y", "y", "y"],
+         "g": ["p", "p", "q", "q"]}
+    )  # fmt: skip
+    grouped = long.agree(item="item", rater="who", label="tag", by="g")._repr_html_()
+    assert "&lt;b&gt;x&lt;/b&gt;" in grouped and "<b>x" not in grouped  # labels are escaped
+    assert "2 by g: p, q" in grouped
+    many = pd.DataFrame({f"r{i}": ["x", "y"] for i in range(12)})
+    assert "... (12 in all)" in many.agree()._repr_html_()
