@@ -349,9 +349,12 @@ class Ratings:
 
     @_doc(_breakdowns.pairwise, inference=False)
     def pairwise(
-        self, method: Literal["cohen", "scott", "observed", "n_items"] = "cohen"
+        self,
+        method: Literal["cohen", "scott", "observed", "n_items"] = "cohen",
+        *,
+        weights: Weights = None,
     ) -> pd.DataFrame:
-        return _breakdowns.pairwise(self._data.rows, method)
+        return _breakdowns.pairwise(self._data.rows, method, weights=weights)
 
     @_doc(_breakdowns.per_category, inference=False)
     def per_category(self) -> pd.DataFrame:

@@ -335,3 +335,31 @@ def test_report_undefined_values_warn_with_pdagree_category() -> None:
         report = wide.agree.report()
     assert np.isnan(report.loc["fleiss", "value"])
     assert all(issubclass(w.category, pdagree.UndefinedStatisticWarning) for w in caught)
+
+
+@pytest.mark.parametrize("weights", ["linear", "quadratic"])
+def test_weighted_pairwise_is_each_pairs_weighted_coefficient(weights: str) -> None:
+    # Issue #21, point 5: LLM judges scoring 1-10, weighted kappa for every pair.
+    from sklearn.metrics import cohen_kappa_score
+
+    rng = np.random.default_rng(5)
+    truth = rng.integers(1, 11, 80)
+    wide = pd.DataFrame(
+        {j: np.clip(truth + rng.integers(-2, 3, 80), 1, 10) for j in ["j1", "j2", "j3"]}
+    ).astype(float)
+    wide.iloc[::9, 2] = np.nan  # j3 skips some answers
+    ratings = wide.agree(categories=list(range(1, 11)))
+    for method in ("cohen", "scott", "observed"):
+        table = ratings.pairwise(method, weights=weights)
+        for a, b in [("j1", "j2"), ("j1", "j3"), ("j2", "j3")]:
+            alone = getattr(wide.agree(raters=[a, b], categories=list(range(1, 11))), method)
+            assert table.loc[a, b] == pytest.approx(float(alone(weights=weights)), abs=1e-12)
+            assert table.loc[a, b] == pytest.approx(table.loc[b, a], abs=1e-12)
+    # scikit-learn weighs by label index: on the scale 1..10 declared, the same weights.
+    table = ratings.pairwise(weights=weights)
+    both = wide[["j1", "j2"]]
+    want = cohen_kappa_score(both["j1"], both["j2"], weights=weights, labels=list(range(1, 11)))
+    assert table.loc["j1", "j2"] == pytest.approx(want, abs=1e-12)
+    assert ratings.pairwise("n_items", weights=weights).equals(ratings.pairwise("n_items"))
+    with pytest.raises(ValueError, match="order of these text labels was not declared"):
+        pd.DataFrame({"a": list("xyx"), "b": list("xyy")}).agree.pairwise(weights="linear")

@@ -17,7 +17,7 @@ from .._kernels import agreement as K
 from .._kernels import sparse as KS
 from .._warnings import UndefinedStatisticWarning, warn
 from .base import MIN_SHARED_ITEMS
-from .data import RatingData
+from .data import RatingData, Weights
 from .kappa import pair_kappa
 
 __all__ = ["contingency", "counts", "frequencies", "items", "pairwise", "per_category"]
@@ -98,13 +98,18 @@ def contingency(data: RatingData, a: Hashable, b: Hashable) -> pd.DataFrame:
 
 
 def pairwise(
-    data: RatingData, method: Literal["cohen", "scott", "observed", "n_items"] = "cohen"
+    data: RatingData,
+    method: Literal["cohen", "scott", "observed", "n_items"] = "cohen",
+    *,
+    weights: Weights = None,
 ) -> pd.DataFrame:
     """Raters x raters: a two-rater coefficient for every pair.
 
     ``method`` is ``"cohen"`` (the default), ``"scott"``, ``"observed"`` (proportion of
     agreement over the items both rated) or ``"n_items"`` (how many items both rated, as
-    integers).
+    integers). ``weights`` gives the weighted coefficients (e.g. ``"quadratic"`` for LLM
+    judges scoring 1-10; the schemes of :meth:`cohen`, built on the category values), each
+    pair's entry equal to that pair's ``cohen(weights=...)`` (or ``scott``) on its own.
     Entries are nan where a pair shares no item or the coefficient is undefined (no
     warning: the table is a breakdown), and the chance-corrected ones (``"cohen"``,
     ``"scott"``) also where a pair shares only one item: chance agreement estimated from one
@@ -125,7 +130,12 @@ def pairwise(
             f"`method` must be one of {', '.join(map(repr, methods))}; got {method!r}."
         )
     enc = data.require_raters("pairwise")
-    kappa, observed, n_common = pair_kappa(data, pooled=(method == "scott"))
+    w = None
+    if weights is not None and method != "n_items":
+        w, label = data.weights(weights)
+        if label == "identity":
+            w = None
+    kappa, observed, n_common = pair_kappa(data, pooled=(method == "scott"), weights=w)
     table: np.ndarray[Any, Any]
     if method == "n_items":
         table = n_common.astype(np.int64)  # counts of items: integers

@@ -185,6 +185,18 @@ class RatingData:
         """Every rater pair's co-rated items, agreement and table margins (identity weights),
         dense (G, R, R) and (G, R, R, K): refused before allocating when larger than
         ``MAX_PAIR_CELLS``."""
+        self._check_pair_cells()
+        return _counts.pair_margins(*self._annotations(), self.identity)
+
+    def pair_margins_with(
+        self, weights: FloatArray
+    ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        """:attr:`pair_margins` with the pairs' agreement weighted by ``weights`` (K, K)."""
+        self._check_pair_cells()
+        return _counts.pair_margins(*self._annotations(), weights)
+
+    def _check_pair_cells(self) -> None:
+        """Refuse the dense rater-pair tables before allocating them when too large."""
         enc = self.enc
         if enc.rater is None:  # pragma: no cover - callers check first
             raise ValueError("no raters")
@@ -198,7 +210,6 @@ class RatingData:
                 "share items without it; for a raters x raters table, select fewer raters "
                 "(`raters=[...]`, or a subset of a long frame) or split them with `by=`."
             )
-        return _counts.pair_margins(*self._annotations(), self.identity)
 
     def _annotations(self) -> tuple[IntArray, IntArray, IntArray, IntArray, int, int, int, int]:
         """What the rater-pair counts read: groups per item, item, rater and category code per

@@ -209,18 +209,28 @@ def gwet(data: RatingData, weights: Weights = None) -> Components:
     return _pooled(data, "gwet", weights, K.gwet_expected)
 
 
-def pairs(data: RatingData, pooled: bool) -> tuple[FloatArray, FloatArray, FloatArray]:
+def pairs(
+    data: RatingData, pooled: bool, weights: FloatArray | None = None
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``A_o``, ``A_e`` (Cohen's, or Scott's with ``pooled``) and the items both rated, for
-    every rater pair, shapes (G, R, R)."""
-    n_common, agree, rows, cols = data.pair_margins
-    return K.pair_margin_components(n_common, agree, rows, cols, data.nck, data.identity, pooled)
+    every rater pair, shapes (G, R, R); ``weights``: a (K, K) agreement-weight matrix
+    (``None``: identity)."""
+    if weights is None:
+        n_common, agree, rows, cols = data.pair_margins
+        w = data.identity
+    else:
+        n_common, agree, rows, cols = data.pair_margins_with(weights)
+        w = weights
+    return K.pair_margin_components(n_common, agree, rows, cols, data.nck, w, pooled)
 
 
-def pair_kappa(data: RatingData, pooled: bool) -> tuple[FloatArray, FloatArray, FloatArray]:
+def pair_kappa(
+    data: RatingData, pooled: bool, weights: FloatArray | None = None
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Every rater pair's Cohen's kappa (Scott's pi with ``pooled``), ``A_o`` and the items
     both rated, shapes (G, R, R); the kappa is nan for pairs sharing fewer than
     ``MIN_SHARED_ITEMS`` (2) items."""
-    a_o, a_e, n_common = pairs(data, pooled)
+    a_o, a_e, n_common = pairs(data, pooled, weights)
     with np.errstate(invalid="ignore", divide="ignore"):
         kappa = np.where(n_common >= MIN_SHARED_ITEMS, K.chance_corrected(a_o, a_e), np.nan)
     return as_float(kappa), a_o, n_common
