@@ -63,7 +63,10 @@ for _notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
 # The command line's help, as the program prints it.
 _GENERATED = DOCS / "_generated"
 _GENERATED.mkdir(exist_ok=True)
-for _command in ("report", "consensus", "datasets"):
+for _command in (
+    "report", "per-category", "pairwise", "per-rater", "items", "against", "icc", "consensus",
+    "datasets",
+):  # fmt: skip
     _help = subprocess.run(
         [sys.executable, "-m", "pdagree", _command, "--help"],
         capture_output=True,

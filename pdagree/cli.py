@@ -1,11 +1,13 @@
-"""The ``pdagree`` command: an agreement report for a CSV, TSV or Parquet file.
+"""The ``pdagree`` command: agreement for files of annotations.
 
 ``pdagree report PATH`` reads a file of ratings in any of pdagree's four layouts and prints
 every coefficient that applies (:meth:`pdagree.Ratings.report`); ``pdagree report --example
 NAME`` does the same for a bundled data set, and ``pdagree datasets`` lists those.
-``pdagree consensus PATH`` writes one consensus label per item as CSV
-(:mod:`pdagree._cli_consensus`); the options that describe the data are shared
-(:mod:`pdagree._cli_options`).
+``pdagree per-category``, ``pairwise``, ``per-rater``, ``items``, ``against`` and ``icc``
+write the table of the analysis of their name (:mod:`pdagree._cli_analyses`); ``pdagree
+consensus PATH`` writes one consensus label per item as CSV (:mod:`pdagree._cli_consensus`);
+the options that describe the data (:mod:`pdagree._cli_options`) and the output formats
+(:mod:`pdagree._cli_output`) are shared.
 
 Examples
 --------
@@ -24,29 +26,25 @@ with status 0, as Unix tools do.
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import os
 import sys
 import textwrap
 import warnings
 from collections.abc import Sequence
-from typing import Any, NoReturn, TextIO
-
-import pandas as pd
+from typing import NoReturn, TextIO
 
 from . import datasets
+from ._cli_analyses import ANALYSES, add_analyses, run_analysis
 from ._cli_consensus import add_consensus, run_consensus
 from ._cli_options import add_data_options, add_source, load
+from ._cli_output import MAX_MESSAGE, add_output, header, short, write_frame
 from ._cli_read import UsageError as _UsageError
 from ._version import __version__
 from .definitions import REGISTRY
-from .ratings import Ratings
 
 __all__ = ["main"]
 
 _PROG = "pdagree"
-_FORMATS = ("table", "csv", "json")
 
 
 # --------------------------------------------------------------------------- arguments
@@ -104,8 +102,9 @@ def _parser() -> argparse.ArgumentParser:
     chosen.add_argument(
         "--coefficients",
         metavar="NAMES",
-        help="comma-separated coefficients to report, e.g. fleiss,alpha,spa (default: every "
-        f"one that applies); any of {', '.join(REGISTRY)}",
+        help="comma-separated coefficients to report, each with its own option after a colon, "
+        "e.g. 'alpha:ordinal,gwet:quadratic,fleiss' (default: every one that applies); any of "
+        f"{', '.join(REGISTRY)}",
     )
     chosen.add_argument(
         "--weights",
@@ -127,9 +126,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     uncertainty.add_argument(
         "--ci-method",
-        choices=("analytic", "bootstrap"),
-        default="analytic",
-        help="analytic (Gwet's variance, as R irrCAC; the default) or bootstrap over items",
+        choices=("auto", "analytic", "bootstrap"),
+        default="auto",
+        help="auto (the default: Gwet's variance, as R irrCAC, where one exists, else the item "
+        "bootstrap; analytic is its former name) or bootstrap over items for every row",
     )
     uncertainty.add_argument(
         "--resamples", metavar="N", type=int, default=2000, help="bootstrap resamples (2000)"
@@ -148,13 +148,9 @@ def _parser() -> argparse.ArgumentParser:
         default="auto",
         help="with --icc: refuse (auto) or drop (omit) items some rater did not rate",
     )
-    report.add_argument(
-        "--format",
-        choices=_FORMATS,
-        default="table",
-        help="table (default: aligned, rounded to 4 decimals), csv or json (full precision)",
-    )
+    add_output(report)
 
+    add_analyses(commands)
     add_consensus(commands)
 
     listing = commands.add_parser(
@@ -175,57 +171,6 @@ def _parser() -> argparse.ArgumentParser:
 # --------------------------------------------------------------------------- output
 
 
-def _header(name: str, ratings: Ratings) -> str:
-    layout: str = ratings.layout
-    if ratings.groups is not None:
-        layout += f", by {', '.join(map(str, ratings.groups.names))}"
-    parts = [f"{ratings.n_items} items"]
-    if ratings.raters is not None:
-        parts.append(f"{ratings.n_raters} raters")
-    cats = ratings.categories
-    shown = ", ".join(_short(c) for c in cats[:6]) + (", ..." if len(cats) > 6 else "")
-    parts.append(f"{ratings.n_categories} categories ({shown})")
-    if ratings.raters is None:
-        most = int(ratings.counts().sum(axis=1).max())
-        parts.append(f"up to {most} ratings per item")
-    if ratings.groups is not None:
-        parts.append(f"{len(ratings.groups)} groups")
-    return f"{name} ({layout}): {', '.join(parts)}"
-
-
-#: Longest label, and longest message, echoed whole; longer ones are cut with "...".
-_MAX_LABEL = 40
-_MAX_MESSAGE = 1000
-
-
-def _short(value: object, limit: int = _MAX_LABEL) -> str:
-    """``str(value)`` on one line, at most ``limit`` characters."""
-    text = " ".join(str(value).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if hasattr(value, "item"):  # numpy scalars
-        return _json_value(value.item())
-    return value
-
-
-def _write(report: pd.DataFrame, header: str, fmt: str, out: TextIO) -> None:
-    if fmt == "csv":
-        report.to_csv(out)
-    elif fmt == "json":
-        records = [
-            {str(key): _json_value(val) for key, val in row.items()}
-            for row in report.reset_index().to_dict(orient="records")
-        ]
-        out.write(json.dumps(records, indent=2, allow_nan=False, default=str) + "\n")
-    else:
-        out.write(header + "\n")
-        out.write(report.round(4).to_string() + "\n")
-
-
 # --------------------------------------------------------------------------- commands
 
 
@@ -238,7 +183,7 @@ def _report(args: argparse.Namespace, out: TextIO) -> None:
             )
         level = 0.95 if args.confidence_level is None else args.confidence_level
         icc = ratings.icc_table(level, missing=args.icc_missing)
-        _write(icc, _header(name, ratings), args.format, out)
+        write_frame(icc, header(name, ratings), args, out)
         return
     table = ratings.report(
         args.confidence_level,
@@ -249,7 +194,7 @@ def _report(args: argparse.Namespace, out: TextIO) -> None:
         weights=args.weights,
         level=args.level,
     )
-    _write(table, _header(name, ratings), args.format, out)
+    write_frame(table, header(name, ratings), args, out)
 
 
 def _summary(description: str, width: int) -> str:
@@ -305,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
                 raise ValueError("standard output is closed; redirect it to a file or `-o`.")
             if args.command == "report":
                 _report(args, out)
+            elif args.command in ANALYSES:
+                run_analysis(args, out)
             elif args.command == "consensus":
                 run_consensus(args, out)
             else:
@@ -328,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
             )
     _report_warnings(caught)
     if error is not None:
-        _print_error(f"{_PROG}: error: {_short(error, _MAX_MESSAGE)}")
+        _print_error(f"{_PROG}: error: {short(error, MAX_MESSAGE)}")
         return 2
     return 0
 
@@ -360,7 +307,7 @@ def _message(exc: BaseException) -> str:
 def _report_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
     seen: set[str] = set()
     for warning in caught:
-        text = _short(warning.message, _MAX_MESSAGE)
+        text = short(warning.message, MAX_MESSAGE)
         if text not in seen:
             seen.add(text)
             _print_error(f"{_PROG}: warning: {text}")

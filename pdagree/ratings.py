@@ -375,7 +375,7 @@ class Ratings:
         self,
         confidence_level: float | None = None,
         *,
-        method: str = "analytic",
+        method: str = "auto",
         n_resamples: int = 2000,
         rng: Any = None,
         coefficients: Sequence[str] | None = None,

@@ -12,6 +12,7 @@ import pandas as pd
 
 from . import icc as _icc
 from .definitions import REGISTRY, Definition, RatingData
+from .encoding.levels import LEVELS
 from .evaluate import coefficient, nominal_on_continuous, warn_nominal_on_continuous
 from .inference import check_confidence_level
 from .results import Coefficient
@@ -25,7 +26,7 @@ def report(
     data: RatingData,
     confidence_level: float | None = None,
     *,
-    method: str = "analytic",
+    method: str = "auto",
     n_resamples: int = 2000,
     rng: Any = None,
     coefficients: Sequence[str] | None = None,
@@ -47,12 +48,18 @@ def report(
         for the row: ``method`` where it applies, the item bootstrap for coefficients with
         no analytic variance (Light's kappa, the bias).
     method, n_resamples, rng
-        The interval method (``"analytic"`` or ``"bootstrap"``) and bootstrap settings.
+        The interval method and bootstrap settings: ``"auto"`` (the default, as every
+        coefficient method's): Gwet's analytic variance where one exists, the item bootstrap
+        otherwise; ``"analytic"`` (the same, its former name) or ``"bootstrap"`` for every
+        row.
     coefficients : list of str, optional
         The coefficients to report, by method name (e.g. ``["fleiss", "alpha", "spa"]``), in
-        that order; default: every coefficient above that applies. A named coefficient that
-        does not apply (``cohen`` with three raters) is an error. On numeric ratings,
-        ``"icc"`` adds the intraclass correlation ``A,1`` and ``"icc[C,k]"`` (any form of
+        that order, each with its own option after a colon where it takes one:
+        ``"alpha:ordinal"`` (a level), ``"gwet:quadratic"`` (agreement weights), so that one
+        report mixes them (``"alpha:ordinal,gwet:quadratic,fleiss"`` as one string too);
+        default: every coefficient above that applies. A named coefficient that does not
+        apply (``cohen`` with three raters) is an error. On numeric ratings, ``"icc"`` adds
+        the intraclass correlation ``A,1`` and ``"icc[C,k]"`` (any form of
         :meth:`pdagree.Ratings.icc`) another form: its interval and p-value come from the F
         distribution (``ci_method`` ``"F"``; no ``se``), ``observed`` and ``expected`` are nan.
     weights : str or (K, K) matrix, optional
@@ -76,7 +83,7 @@ def report(
     """
     if method not in ("analytic", "auto", "bootstrap"):
         raise ValueError(
-            f"`method` must be 'analytic' or 'bootstrap' for a report; got {method!r}."
+            f"`method` must be 'auto', 'analytic' or 'bootstrap' for a report; got {method!r}."
         )
     if confidence_level is not None:
         check_confidence_level(confidence_level)
@@ -89,28 +96,21 @@ def report(
     columns = list(REPORT_COLUMNS)
     frames = []
     selected = _selected(data, coefficients)
-    nominal = [
-        d.name
-        for d in selected
+    choices = [
+        (d, _arguments(d, option, weights, level))
+        for d, option in selected
         if not isinstance(d, str)
-        and nominal_on_continuous(
-            data,
-            {"weights": weights if d.weights else None, "level": level if d.levels else None},
-        )
     ]
+    nominal = [d.name for d, arguments in choices if nominal_on_continuous(data, arguments)]
     if nominal:
         warn_nominal_on_continuous(data, nominal)
-    for definition in selected:
+    for definition, option in selected:
         if isinstance(definition, str):  # an intraclass correlation
             frames.append(_icc_rows(data, definition, confidence_level))
             if confidence_level is not None:
                 columns = [*REPORT_COLUMNS, "se", "low", "high", "p_value", "ci_method"]
             continue
-        arguments: dict[str, Any] = {}
-        if weights is not None and definition.weights:
-            arguments["weights"] = weights
-        if level is not None and definition.levels:
-            arguments["level"] = level
+        arguments = _arguments(definition, option, weights, level)
         options: dict[str, Any] = {}
         if confidence_level is not None:
             options = {
@@ -135,24 +135,51 @@ def report(
     return out
 
 
-def _selected(data: RatingData, coefficients: Sequence[str] | None) -> list[Definition | str]:
-    """The registry's coefficients for the report (the named ones, or every one that
-    applies), and the ICC forms named ``"icc"`` or ``"icc[FORM]"`` as their form names."""
+def _arguments(
+    definition: Definition, option: str | None, weights: Any, level: Any
+) -> dict[str, Any]:
+    """A coefficient's arguments in the report: its own ``option`` (``"alpha:ordinal"``,
+    ``"gwet:quadratic"``), else the report's ``weights`` and ``level`` where it takes them."""
+    if option is not None:
+        if definition.levels and option in LEVELS:
+            return {"level": option}
+        if definition.weights:
+            return {"weights": option}
+        raise ValueError(
+            f"`{definition.name}` takes no option; got {definition.name}:{option}. Options "
+            "are a level for alpha (alpha:ordinal) or agreement weights (gwet:quadratic)."
+        )
+    arguments: dict[str, Any] = {}
+    if weights is not None and definition.weights:
+        arguments["weights"] = weights
+    if level is not None and definition.levels:
+        arguments["level"] = level
+    return arguments
+
+
+def _selected(
+    data: RatingData, coefficients: Sequence[str] | None
+) -> list[tuple[Definition | str, str | None]]:
+    """The registry's coefficients for the report (the named ones, each with its option
+    after a colon, or every one that applies), and the ICC forms named ``"icc"`` or
+    ``"icc[FORM]"`` as their form names."""
     if coefficients is None:
-        return [d for d in REGISTRY.values() if d.in_report and d.applies_to(data)]
+        return [(d, None) for d in REGISTRY.values() if d.in_report and d.applies_to(data)]
     if isinstance(coefficients, str):
         coefficients = [c.strip() for c in coefficients.split(",") if c.strip()]
-    out: list[Definition | str] = []
+    out: list[tuple[Definition | str, str | None]] = []
     unknown = []
-    for name in dict.fromkeys(coefficients):
+    for entry in dict.fromkeys(coefficients):
+        name, _, option = str(entry).partition(":")
+        name, chosen = name.strip(), option.strip() or None
         if name in REGISTRY:
-            out.append(REGISTRY[name])
-        elif name == "icc":
-            out.append("A,1")
-        elif isinstance(name, str) and name.startswith("icc[") and name.endswith("]"):
-            out.append(_icc.form_name(name[4:-1]))
+            out.append((REGISTRY[name], chosen))
+        elif name == "icc" and chosen is None:
+            out.append(("A,1", None))
+        elif name.startswith("icc[") and name.endswith("]") and chosen is None:
+            out.append((_icc.form_name(name[4:-1]), None))
         else:
-            unknown.append(name)
+            unknown.append(entry)
     if unknown or not coefficients:
         raise ValueError(
             f"`coefficients` must name coefficients among {', '.join(REGISTRY)} (or 'icc', "

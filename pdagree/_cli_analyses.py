@@ -1,0 +1,145 @@
+"""``pdagree per-category``, ``pairwise``, ``per-rater``, ``items``, ``against`` and ``icc``:
+one subcommand per analysis, each a thin wrapper on the :class:`~pdagree.Ratings` method of
+the same name, reading the data as ``pdagree report`` does (:mod:`pdagree._cli_options`) and
+writing the method's table in ``--format`` to standard output or ``-o FILE``
+(:mod:`pdagree._cli_output`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any, TextIO
+
+import pandas as pd
+
+from ._cli_options import add_data_options, add_source, load
+from ._cli_output import add_output, header, write_frame
+from .ratings import Ratings
+
+__all__ = ["ANALYSES", "add_analyses", "run_analysis"]
+
+
+def _per_category(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
+    return ratings.per_category()
+
+
+def _pairwise(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
+    return ratings.pairwise(args.method, weights=args.weights)
+
+
+def _per_rater(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
+    return ratings.per_rater(args.coefficient)
+
+
+def _items(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
+    return ratings.items()
+
+
+def _against(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
+    return ratings.against(_rater(ratings, args.gold), average=args.average)
+
+
+def _icc(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
+    return ratings.icc_table(args.confidence_level, missing=args.missing, test=args.test)
+
+
+def _rater(ratings: Ratings, token: str) -> Any:
+    """``--gold``: the rater it names, matched as text or as the number it reads as."""
+    raters = ratings.raters
+    if raters is not None:
+        for rater in raters:
+            if str(rater) == token:
+                return rater
+    shown = ", ".join(map(str, list(raters if raters is not None else [])[:10]))
+    raise ValueError(f"`--gold` names rater {token!r}, which is not in the data; raters: {shown}.")
+
+
+def _pairwise_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--method",
+        choices=("cohen", "scott", "observed", "n_items"),
+        default="cohen",
+        help="the two-rater coefficient (default cohen), or n_items: the items both rated",
+    )
+    parser.add_argument(
+        "--weights",
+        metavar="SCHEME",
+        help="agreement weights (linear, quadratic, ...) for weighted pairwise kappa",
+    )
+
+
+def _per_rater_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--coefficient",
+        default="alpha",
+        metavar="NAME",
+        help="the coefficient each annotator's part is measured on (default alpha)",
+    )
+
+
+def _against_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--gold", required=True, metavar="COL", help="the rater (column) holding the reference"
+    )
+    parser.add_argument(
+        "--average",
+        choices=("macro", "micro"),
+        help="average precision, recall and F over the categories (default: one row per "
+        "rater and category)",
+    )
+
+
+def _icc_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--confidence-level", metavar="LEVEL", type=float, default=0.95, help="(0.95)"
+    )
+    parser.add_argument(
+        "--missing",
+        choices=("auto", "omit"),
+        default="auto",
+        help="incomplete items: estimated (auto, REML) or dropped (omit)",
+    )
+    parser.add_argument(
+        "--test",
+        choices=("F", "mcgraw_wong"),
+        default="F",
+        help="Shrout & Fleiss's F tests (default) or McGraw & Wong's",
+    )
+
+
+#: subcommand -> (method it wraps, help, its own options)
+ANALYSES: dict[str, tuple[Callable[..., pd.DataFrame], str, Callable[..., None] | None]] = {
+    "per-category": (_per_category, "kappa and specific agreement per category", None),
+    "pairwise": (_pairwise, "a two-rater coefficient for every pair of raters", _pairwise_options),
+    "per-rater": (_per_rater, "each annotator's part of the agreement", _per_rater_options),
+    "items": (_items, "each item's agreement, ratings and label entropy", None),
+    "against": (_against, "each rater against a reference rater (--gold)", _against_options),
+    "icc": (_icc, "the intraclass correlation in its six forms", _icc_options),
+}
+
+
+def add_analyses(commands: Any) -> None:
+    """One subcommand per analysis, on the subparsers ``commands``."""
+    for name, (method, summary, options) in ANALYSES.items():
+        wrapped = f"Ratings.{method.__name__.lstrip('_')}"
+        parser = commands.add_parser(
+            name,
+            help=summary,
+            description=(
+                f"{summary[0].upper()}{summary[1:]} (pdagree.{wrapped}), for the ratings in "
+                "PATH (read as `pdagree report` reads it) or a bundled example."
+            ),
+        )
+        add_source(parser)
+        add_data_options(parser)
+        if options is not None:
+            options(parser.add_argument_group(name))
+        add_output(parser)
+
+
+def run_analysis(args: argparse.Namespace, out: TextIO) -> None:
+    """Run the analysis subcommand ``args.command``."""
+    method, _, _ = ANALYSES[args.command]
+    name, ratings = load(args)
+    write_frame(method(ratings, args), header(name, ratings), args, out)
