@@ -133,7 +133,14 @@ def test_pairwise_heatmap() -> None:
     np.testing.assert_allclose(ax.images[0].get_array(), table.to_numpy())
     assert ticks(ax.get_xticklabels()) == list(table.columns)
     assert ticks(ax.get_yticklabels()) == list(table.index)
-    assert len(ax.texts) == 16 and ax.texts[1].get_text() == "0.18"
+    # Fort's trains: 7 items, every pair shares them; under 10 shared items a cell is hatched
+    # and says how many (issue #21: a kappa from 2 items must not look like one from 200).
+    assert len(ax.texts) == 16 and ax.texts[1].get_text() == "0.18\nn=7"
+    assert ax.get_title() == "pairwise cohen (hatched: fewer than 10 items shared)"
+    assert sum(p.get_hatch() == "///" for p in ax.patches) == 16
+    ax = plotting.pairwise(ratings, few_items=2)
+    assert ax.texts[1].get_text() == "0.18" and not any(p.get_hatch() for p in ax.patches)
+    assert ax.get_title() == "pairwise cohen"
     ax = plotting.pairwise(ratings, method="n_items", annotate=False, vmax=None)
     assert len(ax.texts) == 0 and ax.get_title() == "pairwise n_items"
 
@@ -189,7 +196,7 @@ def test_coefficients_per_group_with_intervals() -> None:
     np.testing.assert_allclose(spans, frame[["low", "high"]].to_numpy())
     assert ticks(ax.get_yticklabels()) == ["1", "2", "3"]
     assert ax.get_ylabel() == "batch" and ax.get_xlabel() == "fleiss"
-    assert ax.get_title() == "fleiss per batch"
+    assert ax.get_title() == "fleiss per batch (dashed: 0.667, 0.8)"  # says what the lines are
     assert len([line for line in ax.get_lines() if line.get_linestyle() == "--"]) == 2
 
 
@@ -230,8 +237,13 @@ def test_scheme_weights_are_the_weights_spa_uses(scheme: str) -> None:
     items = crowd.spa_items(scheme)
     counting = items[items["n_labels"] >= 2]
     p = crowd.spa(scheme).__dict__.get("p")
-    mine = plotting.scheme_weights(counting["n_labels"], scheme, categories=3, p=p)
+    mine = pdagree.spa.scheme_weights(counting["n_labels"], scheme, categories=3, p=p)
     np.testing.assert_allclose(mine, counting["weight"], rtol=1e-12)
+    # Its former place (issue #21: every name in pdagree.plotting draws) warns and forwards.
+    with pytest.warns(DeprecationWarning, match="moved to pdagree.spa.scheme_weights"):
+        old = plotting.scheme_weights(counting["n_labels"], scheme, categories=3, p=p)
+    np.testing.assert_array_equal(old, mine)
+    assert "scheme_weights" not in plotting.__all__
 
 
 # --------------------------------------------------------------------------- result.plot()
@@ -284,3 +296,21 @@ def test_pairwise_heatmap_greys_pairs_sharing_few_items() -> None:
     assert image.get_cmap().get_bad()[:3] == pytest.approx(matplotlib.colors.to_rgb("lightgrey"))
     ax = plotting.pairwise(ratings, method="observed", min_items=1)
     assert not image.get_array().mask[0, 1] and not ax.images[0].get_array().mask[0, 2]
+
+
+def test_many_raters_stay_readable() -> None:
+    # Issue #21, point 6: 25 e-mail addresses overlapped into a black band.
+    rng = np.random.default_rng(0)
+    emails = [f"annotator.number{i:02d}@example-labelling-company.com" for i in range(25)]
+    wide = pd.DataFrame(rng.choice(["a", "b", "c"], (40, 25)), columns=emails)
+    ratings = wide.agree()
+    ax = plotting.pairwise(ratings)
+    labels = ticks(ax.get_xticklabels())
+    assert len(set(labels)) == 25 and max(map(len, labels)) <= 18  # cut, still distinct
+    assert ax.xaxis.get_majorticklabels()[0].get_rotation() == 90
+    assert len(ax.texts) == 0  # not annotated above 12 raters
+    bars = plotting.bias(ratings.bias(), by="rater")
+    assert len(ticks(bars.get_yticklabels())) == 25  # horizontal bars, one label per row
+    assert ticks(plotting.frequencies(ratings).get_yticklabels())[7] == "annota…07…"
+    report = ratings.report()
+    assert plotting.coefficients(report).get_title() == "coefficients"

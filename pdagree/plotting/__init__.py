@@ -19,11 +19,13 @@ A result's ``.plot()`` (:meth:`pdagree.Coefficient.plot`) delegates here: the bi
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from ..results import Coefficient, register_plot
+from ..spa import scheme_weights as _scheme_weights
 from .charts import bias, frequencies, pairwise, per_category
-from .intervals import coefficients, scheme_weights, spa_weights
+from .intervals import coefficients, spa_weights
 
 __all__ = [
     "bias",
@@ -31,7 +33,6 @@ __all__ = [
     "frequencies",
     "pairwise",
     "per_category",
-    "scheme_weights",
     "spa_weights",
 ]
 
@@ -46,6 +47,18 @@ def _plot_spa(result: Coefficient, ax: Any = None, **options: Any) -> Any:
     if weighting in ("inv_var", "inv_var_class"):
         options.setdefault("categories", max(result.n_categories, 2))
     return spa_weights(ax=ax, **options)
+
+
+def scheme_weights(*args: Any, **kwargs: Any) -> Any:
+    """Deprecated: :func:`pdagree.spa.scheme_weights` (it returns weights and draws nothing;
+    every name of :mod:`pdagree.plotting` draws)."""
+    warnings.warn(
+        "pdagree.plotting.scheme_weights moved to pdagree.spa.scheme_weights; this alias will "
+        "be removed.",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return _scheme_weights(*args, **kwargs)
 
 
 register_plot("bias", bias)

@@ -14,7 +14,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["axes", "label_of", "labels_of", "pyplot", "table_of"]
+__all__ = ["MANY", "axes", "crowded", "label_of", "labels_of", "pyplot", "table_of"]
+
+#: Above this many labels on an axis they are cut to ``SHORT`` characters (25 e-mail addresses
+#: side by side overlap into a black band) and drawn smaller.
+MANY = 10
+SHORT = 18
 
 
 def pyplot() -> Any:
@@ -58,8 +63,45 @@ def label_of(key: Hashable) -> str:
     return str(key)
 
 
+def _shared_start(strings: list[str]) -> str:
+    """The longest start every string shares (the first and last in sorted order bound it)."""
+    first, last = min(strings), max(strings)
+    n = 0
+    while n < min(len(first), len(last)) and first[n] == last[n]:  # over characters
+        n += 1
+    return first[:n]
+
+
 def labels_of(index: pd.Index) -> list[str]:
-    return [label_of(key) for key in index]
+    """Axis labels for ``index``: whole up to :data:`MANY` of them; beyond, long labels are
+    shortened to what tells them apart (the part after a prefix they all share and before a
+    suffix they all share, e.g. ``annota…07…`` for ``annotator.number07@example.com``), cut
+    to :data:`SHORT` characters."""
+    labels = [label_of(key) for key in index]
+    if len(labels) <= MANY or all(len(s) <= SHORT for s in labels):
+        return labels
+    prefix = _shared_start(labels)
+    suffix = _shared_start([s[::-1] for s in labels])[::-1]
+    half = (SHORT - 1) // 2
+    out = []
+    for s in labels:
+        core = s[len(prefix) : len(s) - len(suffix)] if len(prefix) + len(suffix) < len(s) else s
+        text = (prefix[:6] + "…" if prefix and core is not s else "") + core
+        text += "…" if suffix and core is not s else ""
+        out.append(text if len(text) <= SHORT else f"{text[:half]}…{text[-half:]}")
+    return out
+
+
+def crowded(ax: Any, axis: str, n: int) -> None:
+    """Smaller tick labels on ``axis`` ("x" or "y") of ``ax`` when it carries more than
+    :data:`MANY` of them; on x, vertical too."""
+    if n <= MANY:
+        return
+    size = "x-small" if n > 2 * MANY else "small"
+    if axis == "x":
+        ax.tick_params(axis="x", labelsize=size, labelrotation=90)
+    else:
+        ax.tick_params(axis="y", labelsize=size)
 
 
 def errors(values: Any, low: Any, high: Any) -> np.ndarray[Any, Any]:

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..results import Coefficient
-from ._base import axes, errors, labels_of, pyplot, table_of
+from ._base import MANY, axes, crowded, errors, labels_of, pyplot, table_of
 from .intervals import coefficient_name
 
 __all__ = ["bias", "frequencies", "pairwise", "per_category"]
@@ -61,6 +61,7 @@ def frequencies(
             ax.barh(position, values[:, column], left=left, label=str(category))
             left += values[:, column]
         ax.set_yticks(position, raters)
+        crowded(ax, "y", len(raters))
         ax.set_xlabel(what)
         ax.set_ylabel("rater")
         ax.legend(title="category", loc="upper left", bbox_to_anchor=(1.0, 1.0))
@@ -73,7 +74,7 @@ def frequencies(
         ax.set_xlabel("category")
         ax.set_ylabel(what)
         ax.legend(title="rater", loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    ax.set_title("category frequencies per rater")
+    ax.set_title(f"category {what}s of each rater")
     return ax
 
 
@@ -122,13 +123,22 @@ def bias(
     ax = axes(ax)
     if by == "category":
         parts: pd.Series = members["per_category"]
-        ax.set_xlabel("category")
-        ax.set_ylabel("σ²_k / (c − 1)")
+        what, measure = "category", "σ²_k / (c − 1)"
     else:
         parts = members["per_rater"][("contribution", "")]
-        ax.set_xlabel("rater")
-        ax.set_ylabel("distance / (c (c − 1))")
-    ax.bar(labels_of(parts.index), parts.to_numpy(dtype=np.float64))
+        what, measure = "rater", "distance / (c (c − 1))"
+    names, heights = labels_of(parts.index), parts.to_numpy(dtype=np.float64)
+    if len(names) > MANY:  # many bars: horizontal, one readable label per row
+        position = np.arange(len(names))[::-1]
+        ax.barh(position, heights)
+        ax.set_yticks(position, names)
+        crowded(ax, "y", len(names))
+        ax.set_ylabel(what)
+        ax.set_xlabel(measure)
+    else:
+        ax.bar(names, heights)
+        ax.set_xlabel(what)
+        ax.set_ylabel(measure)
     title = f"annotator bias B = {float(result):.4g} by {by}"
     gap = float(members.get("marginal_gap", 0.0))
     if abs(gap) > 1e-12:
@@ -146,6 +156,7 @@ def pairwise(
     vmin: float | None = None,
     vmax: float | None = 1.0,
     min_items: int = 2,
+    few_items: int = 10,
     ax: Any = None,
 ) -> Any:
     """The pairwise agreement heatmap: a two-rater coefficient for every pair of raters.
@@ -165,6 +176,10 @@ def pairwise(
         With ratings: cells of pairs that share fewer items are greyed out, not coloured
         like the rest (their value rests on too little; the chance-corrected ones are nan
         below two shared items anyway). Not applied to ``method="n_items"``.
+    few_items : int, default 10
+        With ratings: cells of pairs that share fewer items (but at least ``min_items``)
+        are hatched, and annotated cells say ``n=`` how many, so that a kappa from 2 items
+        does not look like one from 200; the title says so when any is.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure's Axes by default.
 
@@ -191,6 +206,7 @@ def pairwise(
             "`table.loc[key]`."
         )
     values = table.to_numpy(dtype=np.float64)
+    shared = None
     if not isinstance(data, pd.DataFrame) and method != "n_items":
         shared = table_of(data, "pairwise", "n_items").to_numpy()
         values = np.where(shared < min_items, np.nan, values)
@@ -199,7 +215,17 @@ def pairwise(
     names = labels_of(table.columns)
     ax.set_xticks(np.arange(len(names)), names, rotation=45, ha="right")
     ax.set_yticks(np.arange(len(table.index)), labels_of(table.index))
+    crowded(ax, "x", len(names))
+    crowded(ax, "y", len(table.index))
     ax.figure.colorbar(image, ax=ax)
+    few = np.zeros(values.shape, dtype=bool)
+    if shared is not None:
+        few = np.isfinite(values) & (shared < few_items)
+        rectangle = pyplot().Rectangle
+        for row, column in zip(*np.nonzero(few), strict=True):  # the few hatched cells
+            corner = (column - 0.5, row - 0.5)
+            hatched = rectangle(corner, 1, 1, fill=False, hatch="///", edgecolor="white", lw=0)
+            ax.add_patch(hatched)
     if annotate is None:
         annotate = len(names) <= 12
     if annotate:
@@ -207,16 +233,22 @@ def pairwise(
         middle = (low + high) / 2
         for (row, column), value in np.ndenumerate(values):
             if np.isfinite(value):
+                text = f"{value:.2f}"
+                if few[row, column] and shared is not None:
+                    text += f"\nn={int(shared[row, column])}"
                 ax.text(
                     column,
                     row,
-                    f"{value:.2f}",
+                    text,
                     ha="center",
                     va="center",
                     color="black" if value > middle else "white",
                     fontsize="small",
                 )
-    ax.set_title(f"pairwise {method}" if not isinstance(data, pd.DataFrame) else "pairwise")
+    title = f"pairwise {method}" if not isinstance(data, pd.DataFrame) else "pairwise"
+    if few.any():
+        title += f" (hatched: fewer than {few_items} items shared)"
+    ax.set_title(title)
     return ax
 
 

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 
 from ..results import Coefficient
-from ..spa import WEIGHTINGS, spa_variance
-from ._base import axes, errors, labels_of
+from ..spa import WEIGHTINGS, scheme_weights
+from ._base import axes, crowded, errors, labels_of
 
-__all__ = ["coefficient_name", "coefficients", "scheme_weights", "spa_weights"]
+__all__ = ["coefficient_name", "coefficients", "spa_weights"]
 
 
 def _as_frame(results: Any) -> pd.DataFrame:
@@ -87,12 +87,20 @@ def coefficients(
     for threshold in thresholds:
         ax.axvline(threshold, color="grey", linestyle="--", linewidth=0.8)
     ax.set_yticks(position, labels_of(frame.index))
+    crowded(ax, "y", len(frame))
     name = coefficient_name(frame)
     ax.set_xlabel(name or "value")
-    groups = " / ".join(str(n) for n in frame.index.names if n is not None)
+    names = [str(n) for n in frame.index.names if n is not None]
+    if names:
+        ax.set_ylabel(" / ".join(names))
+    # A report's rows are coefficients: "per coefficient" would say nothing.
+    groups = " / ".join(n for n in names if n != "coefficient")
+    title = name or ("coefficients" if "coefficient" in names or not names else "value")
     if groups:
-        ax.set_ylabel(groups)
-    ax.set_title(f"{name or 'coefficients'} per {groups}" if groups else (name or "coefficients"))
+        title += f" per {groups}"
+    if thresholds:
+        title += f" (dashed: {', '.join(f'{t:g}' for t in thresholds)})"
+    ax.set_title(title)
     return ax
 
 
@@ -102,40 +110,6 @@ def coefficient_name(frame: pd.DataFrame) -> str:
     if not name and "name" in frame.columns and frame["name"].nunique() == 1:
         name = frame["name"].iloc[0]
     return str(name or "")
-
-
-def scheme_weights(
-    n: Any,
-    scheme: str,
-    *,
-    categories: int = 2,
-    p: Any = None,
-) -> np.ndarray[Any, Any]:
-    """An item's weight ``k(n)`` under one of SPA's weightings, for ``n >= 2`` labels.
-
-    ``flat`` 1, ``annotations`` ``n``, ``annotations_m1`` ``n - 1``, ``edges``
-    ``n (n - 1) / 2``, ``inv_var`` ``1 / Var[P_i | n]`` for labels uniform over
-    ``categories``, ``inv_var_class`` the same for labels drawn from ``p``
-    (:func:`pdagree.spa_variance`); as :meth:`pdagree.Ratings.spa` weighs items.
-    """
-    counts = np.asarray(n, dtype=np.float64)
-    if scheme == "flat":
-        return np.ones_like(counts)
-    if scheme == "annotations":
-        return counts
-    if scheme == "annotations_m1":
-        return counts - 1.0
-    if scheme == "edges":
-        return counts * (counts - 1.0) / 2.0
-    if scheme == "inv_var":
-        return 1.0 / np.asarray(spa_variance(counts, categories=categories))
-    if scheme == "inv_var_class":
-        if p is None:
-            raise TypeError("`p` is needed for the 'inv_var_class' weights.")
-        return 1.0 / np.asarray(spa_variance(counts, p=p))
-    raise ValueError(
-        f"`scheme` must be one of {', '.join(map(repr, WEIGHTINGS))}; got {scheme!r}."
-    )
 
 
 def spa_weights(
