@@ -136,8 +136,9 @@ def test_pairwise_heatmap() -> None:
     # Fort's trains: 7 items, every pair shares them; under 10 shared items a cell is hatched
     # and says how many (issue #21: a kappa from 2 items must not look like one from 200).
     assert len(ax.texts) == 16 and ax.texts[1].get_text() == "0.18\nn=7"
-    assert ax.get_title() == "pairwise cohen (hatched: fewer than 10 items shared)"
-    assert sum(p.get_hatch() == "///" for p in ax.patches) == 16
+    assert ax.texts[0].get_text() == "1.00"  # the diagonal is not in doubt
+    assert ax.get_title() == "pairwise cohen (// under 10 items)"
+    assert sum(p.get_hatch() == "//" for p in ax.patches) == 12
     ax = plotting.pairwise(ratings, few_items=2)
     assert ax.texts[1].get_text() == "0.18" and not any(p.get_hatch() for p in ax.patches)
     assert ax.get_title() == "pairwise cohen"

@@ -178,8 +178,8 @@ def pairwise(
         below two shared items anyway). Not applied to ``method="n_items"``.
     few_items : int, default 10
         With ratings: cells of pairs that share fewer items (but at least ``min_items``)
-        are hatched, and annotated cells say ``n=`` how many, so that a kappa from 2 items
-        does not look like one from 200; the title says so when any is.
+        are hatched (``//``), and annotated cells say ``n=`` how many, so that a kappa from 2
+        items does not look like one from 200; the title says so when any is.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure's Axes by default.
 
@@ -221,10 +221,11 @@ def pairwise(
     few = np.zeros(values.shape, dtype=bool)
     if shared is not None:
         few = np.isfinite(values) & (shared < few_items)
+        np.fill_diagonal(few, False)  # a rater with itself: nothing to doubt
         rectangle = pyplot().Rectangle
         for row, column in zip(*np.nonzero(few), strict=True):  # the few hatched cells
             corner = (column - 0.5, row - 0.5)
-            hatched = rectangle(corner, 1, 1, fill=False, hatch="///", edgecolor="white", lw=0)
+            hatched = rectangle(corner, 1, 1, fill=False, hatch="//", edgecolor="0.85", lw=0)
             ax.add_patch(hatched)
     if annotate is None:
         annotate = len(names) <= 12
@@ -247,7 +248,7 @@ def pairwise(
                 )
     title = f"pairwise {method}" if not isinstance(data, pd.DataFrame) else "pairwise"
     if few.any():
-        title += f" (hatched: fewer than {few_items} items shared)"
+        title += f" (// under {few_items} items)"
     ax.set_title(title)
     return ax
 
