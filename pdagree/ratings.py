@@ -12,6 +12,7 @@ from typing import Any, Literal, TypeVar, Unpack
 
 import pandas as pd
 
+from . import category_inference as _categories
 from . import consensus as _consensus
 from . import icc as _icc
 from . import irt as _irt
@@ -357,8 +358,19 @@ class Ratings:
         return _breakdowns.pairwise(self._data.rows, method, weights=weights)
 
     @_doc(_breakdowns.per_category, inference=False)
-    def per_category(self) -> pd.DataFrame:
-        return _breakdowns.per_category(self._data.rows)
+    def per_category(
+        self,
+        confidence_level: float | None = None,
+        *,
+        n_resamples: int = 2000,
+        rng: Any = None,
+    ) -> pd.DataFrame:
+        table = _breakdowns.per_category(self._data.rows)
+        if confidence_level is None:
+            return table
+        return _categories.with_uncertainty(
+            table, self._data.rows, confidence_level, n_resamples, rng
+        )
 
     @_doc(_breakdowns.items, inference=False)
     def items(self) -> pd.DataFrame:

@@ -363,3 +363,67 @@ def test_weighted_pairwise_is_each_pairs_weighted_coefficient(weights: str) -> N
     assert ratings.pairwise("n_items", weights=weights).equals(ratings.pairwise("n_items"))
     with pytest.raises(ValueError, match="order of these text labels was not declared"):
         pd.DataFrame({"a": list("xyx"), "b": list("xyy")}).agree.pairwise(weights="linear")
+
+
+def test_per_category_uncertainty_fleiss1971() -> None:
+    # Issue #21, point 5. R irr 0.84.1, kappam.fleiss(diagnoses, detail=TRUE) (the same
+    # 30 patients x 6 psychiatrists as Fleiss 1971): z = 5.192 (Depression), 5.192
+    # (Personality Disorder), 11.031 (Schizophrenia), 9.994 (Neurosis), 12.009 (Other),
+    # with var0 = 2 / (N m (m - 1)) = 2 / (30 * 6 * 5) (Fleiss, Nee & Landis 1979).
+    table = datasets.load("fleiss1971").agree.per_category(0.95, rng=0)
+    z = table["z"].round(3).to_dict()
+    assert z == {"Depression": 5.192, "Personality Disorder": 5.192, "Schizophrenia": 11.031,
+                 "Neurosis": 9.994, "Other": 12.009}  # fmt: skip
+    assert table["se_h0"].to_numpy() == pytest.approx(np.sqrt(2.0 / (30 * 6 * 5)), abs=1e-15)
+    assert (table["low"] < table["kappa"]).all() and (table["kappa"] < table["high"]).all()
+    assert (table["se"] > 0).all()
+    same_seed = datasets.load("fleiss1971").agree.per_category(0.95, rng=0)
+    pd.testing.assert_frame_equal(table, same_seed)
+
+
+def test_per_category_bootstrap_replicates_are_per_category_of_the_resamples() -> None:
+    from pdagree.category_inference import _groups, _item_rows, replicate_kappas
+
+    rng = np.random.default_rng(2)
+    long = pd.DataFrame({"item": rng.integers(0, 40, 300),
+                         "rater": rng.choice([f"r{i}" for i in range(6)], 300),
+                         "label": rng.choice(["a", "b", "c"], 300),
+                         "g": ""}).drop_duplicates(["item", "rater"])  # fmt: skip
+    long["g"] = np.where(long["item"] % 3 == 0, "x", "y")
+    for by in (None, "g"):
+        ratings = long.agree(item="item", rater="rater", label="label", by=by,
+                             categories=["a", "b", "c"])  # fmt: skip
+        data = ratings._data
+        rated, _ = _item_rows(data)
+        _, order, sizes, starts = _groups(data, rated)
+        draws = []
+        for _ in range(4):  # resamples drawn by hand, within groups
+            slot = np.concatenate(
+                [s + rng.integers(0, n, n) for s, n in zip(starts, sizes, strict=True)]
+            )
+            draws.append(order[slot])
+        got = replicate_kappas(data, np.array(draws))
+        items = data.enc.items[rated]
+        for b, picks in enumerate(draws):
+            chosen = items[picks]
+            parts = []
+            for copy, key in enumerate(chosen):  # the resample as a frame, copies renamed
+                item = key[-1] if isinstance(key, tuple) else key
+                rows = long[long["item"] == item].assign(item=f"{copy}")
+                parts.append(rows)
+            frame = pd.concat(parts)
+            want = frame.agree(item="item", rater="rater", label="label", by=by,
+                               categories=["a", "b", "c"]).per_category()["kappa"]  # fmt: skip
+            np.testing.assert_allclose(got[b].ravel(), want.to_numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_per_category_h0_needs_a_complete_design() -> None:
+    wide = datasets.load("fleiss1971").copy()
+    wide.iloc[0, 0] = np.nan  # one patient rated by five
+    table = wide.agree.per_category(0.9, n_resamples=200, rng=1)
+    assert table["se_h0"].isna().all() and table["p_value"].isna().all()
+    assert table["se"].notna().all()
+    grouped = datasets.load("fleiss1971").assign(half=["a"] * 15 + ["b"] * 15)
+    by = grouped.agree(by="half").per_category(0.9, n_resamples=200, rng=1)
+    assert by.index.names == ["half", "category"] and by["se_h0"].notna().all()
+    assert by.loc["a", "se_h0"].iloc[0] == pytest.approx(np.sqrt(2.0 / (15 * 6 * 5)))

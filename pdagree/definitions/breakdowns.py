@@ -186,6 +186,14 @@ def per_category(data: RatingData) -> pd.DataFrame:
 
     With ``by=``, rows are (group, category): each group's own categories unless they were
     declared.
+
+    With ``confidence_level=`` (``n_resamples=``, ``rng=`` as for the coefficients), the
+    kappas get ``se``, ``low`` and ``high`` from the item bootstrap (resampling the rated
+    items within each group, percentile intervals), and ``se_h0``, ``z`` and ``p_value``
+    from Fleiss, Nee & Landis's (1979) variance under H0, ``2 / (N m (m - 1))`` for ``N``
+    items rated ``m`` times each (nan when items have different numbers of ratings; the
+    p-value is one-sided, H1 kappa > 0: R irr's ``kappam.fleiss(detail=TRUE)`` prints the
+    two-sided one); see :mod:`pdagree.category_inference`.
     """
     enc = data.enc
     k = enc.n_categories

@@ -1,0 +1,168 @@
+"""Uncertainty of the per-category kappas (:meth:`pdagree.Ratings.per_category` with
+``confidence_level=``).
+
+Each category's kappa is a function of three sums over the items with two or more ratings,
+``D_k = sum_i n_ik (r_i - n_ik) / (r_i - 1)``, ``N_k = sum_i n_ik`` and ``R = sum_i r_i``:
+``pi_k = N_k / R`` and ``kappa_k = 1 - D_k / (R pi_k (1 - pi_k))``. The item bootstrap
+resamples the rated items within each ``by=`` group and recomputes the sums from the drawn
+items' rows (one gather and one segment sum per chunk of resamples: no per-resample
+recomputation): the standard error is the replicates' standard deviation and the interval
+their percentiles.
+
+Under H0 (no agreement beyond chance) and with every rated item rated ``m`` times, Fleiss,
+Nee & Landis (1979) give each category's kappa the variance ``2 / (N m (m - 1))`` over ``N``
+items, the variance R irr's ``kappam.fleiss(detail=TRUE)`` uses for its per-category tests:
+``se_h0``, ``z = kappa / se_h0`` and the one-sided p-value of ``kappa > 0`` (the alternative
+of pdagree's p-values; irr prints the two-sided one, twice this). With items rated different
+numbers of times the formula does not hold and these are nan.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._kernels._segment import segment_sum
+from ._typing import FloatArray, IntArray
+from .definitions import RatingData
+from .inference import check_confidence_level, check_resamples
+
+__all__ = ["category_kappas", "category_uncertainty", "with_uncertainty"]
+
+#: Floats gathered per chunk of resamples (resamples x items x columns).
+_CHUNK = 2e7
+
+
+def _item_rows(data: RatingData) -> tuple[IntArray, FloatArray]:
+    """The rated items (positions) and their rows ``[D_i1..D_iK, n_i1..n_iK, r_i]`` (zero
+    for items with fewer than two ratings)."""
+    nik = data.nik
+    r = nik.sum(axis=1)
+    rated = np.flatnonzero(r >= 1)
+    nik, r = nik[rated], r[rated]
+    pairable = (r >= 2)[:, None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d = np.where(pairable, nik * (r[:, None] - nik) / (r[:, None] - 1.0), 0.0)
+    rows = np.hstack([d, np.where(pairable, nik, 0.0), np.where(pairable, r[:, None], 0.0)])
+    return rated, rows
+
+
+def category_kappas(sums: FloatArray, k: int) -> FloatArray:
+    """``kappa_k`` from the sums ``[D_1..D_K, N_1..N_K, R]`` along the last axis."""
+    d, n, total = sums[..., :k], sums[..., k : 2 * k], sums[..., 2 * k : 2 * k + 1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pi = n / total
+        out: FloatArray = 1.0 - d / (total * pi * (1.0 - pi))
+    return out
+
+
+def _sums(rows: FloatArray, starts: IntArray, sizes: IntArray, picks: IntArray) -> FloatArray:
+    """Per resample and group, the sums of the drawn rows: ``picks`` (resamples x slots)
+    holds, for each slot of the rated items sorted by group, the drawn item's row."""
+    drawn = rows[picks]  # (resamples, slots, columns)
+    sums = np.zeros((len(picks), len(sizes), rows.shape[1]))
+    present = sizes > 0
+    sums[:, present] = np.add.reduceat(drawn, starts[present], axis=1)
+    return sums
+
+
+def _groups(data: RatingData, rated: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """The rated items' groups, their order by group, and each group's size and first slot."""
+    group = data.enc.group[rated]
+    order = np.argsort(group, kind="stable")
+    sizes = np.bincount(group, minlength=data.enc.n_groups)
+    starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.int64)
+    return group, order, sizes, starts
+
+
+def replicate_kappas(data: RatingData, picks: IntArray) -> FloatArray:
+    """The per-category kappas of the resamples ``picks`` (resamples x rated items: for
+    each slot of the rated items sorted by group, the position among the rated items of the
+    drawn one, of the same group), shape (resamples, groups, categories)."""
+    rated, rows = _item_rows(data)
+    _, _, sizes, starts = _groups(data, rated)
+    return category_kappas(_sums(rows, starts, sizes, picks), data.enc.n_categories)
+
+
+def category_uncertainty(
+    data: RatingData,
+    confidence_level: float,
+    n_resamples: int = 2000,
+    rng: Any = None,
+) -> dict[str, FloatArray]:
+    """Per group and category (flattened as :func:`per_category` orders its rows): ``se``,
+    ``low``, ``high`` (item bootstrap), ``se_h0``, ``z`` and ``p_value`` (Fleiss, Nee &
+    Landis's variance under H0)."""
+    from scipy import stats  # imported on first use: it is slow to import
+
+    level = check_confidence_level(confidence_level)
+    resamples = check_resamples(n_resamples)
+    gen = np.random.default_rng(rng)
+    enc = data.enc
+    rated, rows = _item_rows(data)
+    group, order, sizes, starts = _groups(data, rated)
+    slot_group = group[order]
+    slot_offset, slot_size = starts[slot_group], sizes[slot_group]
+    n_slots, width = len(order), rows.shape[1]
+    chunk = max(1, int(_CHUNK // max(n_slots * width, 1)))
+    reps = np.empty((resamples, enc.n_groups, enc.n_categories))
+    done = 0
+    while done < resamples:  # over chunks of resamples
+        size = min(chunk, resamples - done)
+        slot = (gen.random((size, n_slots)) * slot_size).astype(np.int64) + slot_offset
+        sums = _sums(rows, starts, sizes, order[slot])
+        reps[done : done + size] = category_kappas(sums, enc.n_categories)
+        done += size
+    alpha = (1.0 - level) / 2.0
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-nan slices: nan, as wanted
+        defined = np.where(np.isfinite(reps), reps, np.nan)
+        count = np.isfinite(defined).sum(axis=0)
+        se = np.where(count >= 2, np.nanstd(defined, axis=0, ddof=1), np.nan)
+        low = np.nanquantile(defined, alpha, axis=0)
+        high = np.nanquantile(defined, 1.0 - alpha, axis=0)
+    # Fleiss, Nee & Landis (1979): under H0, 2 / (N m (m - 1)) with m ratings on every item.
+    r = data.nik.sum(axis=1)[rated]
+    n_items = np.bincount(group, minlength=enc.n_groups).astype(np.float64)
+    fewest = np.full(enc.n_groups, np.inf)
+    most = np.zeros(enc.n_groups)
+    np.minimum.at(fewest, group, r)
+    np.maximum.at(most, group, r)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        even = (fewest == most) & (most >= 2)
+        se_h0 = np.where(even, np.sqrt(2.0 / (n_items * most * (most - 1.0))), np.nan)
+    kappa = category_kappas(segment_sum(rows, group, enc.n_groups), enc.n_categories)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = kappa / se_h0[:, None]
+    p = stats.norm.sf(z)
+    out = {
+        "se": se,
+        "low": low,
+        "high": high,
+        "se_h0": np.broadcast_to(se_h0[:, None], kappa.shape),
+        "z": z,
+        "p_value": p,
+    }
+    return {name: np.asarray(v, dtype=np.float64).ravel() for name, v in out.items()}
+
+
+def with_uncertainty(
+    table: pd.DataFrame,
+    data: RatingData,
+    confidence_level: float,
+    n_resamples: int = 2000,
+    rng: Any = None,
+) -> pd.DataFrame:
+    """:func:`~pdagree.definitions.breakdowns.per_category`'s ``table`` with the columns
+    ``se``, ``low``, ``high`` (item bootstrap), ``se_h0``, ``z`` and ``p_value`` (under H0)
+    of its ``kappa``."""
+    columns = category_uncertainty(data, confidence_level, n_resamples, rng)
+    out = table.copy()
+    mask = data.category_mask
+    keep = np.ones(len(columns["se"]), dtype=bool) if mask is None else mask.ravel()
+    for name, values in columns.items():
+        out[name] = values[keep]
+    return out
