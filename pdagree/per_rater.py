@@ -43,19 +43,23 @@ def per_rater(data: RatingData, coefficient: str = "alpha", **arguments: Any) ->
     Returns
     -------
     DataFrame
-        Indexed by annotator (with ``by=``: group keys and annotator), columns:
+        Indexed by annotator (with ``by=``: group keys and annotator):
 
-        - ``n_items``: the items the annotator rated; ``n_ratings``: the labels they gave
-          (with secondary labels, those too);
-        - ``observed``: over the annotator's labels on items someone else rated too, the
-          mean share of the others' labels on the item that equal theirs (pairwise
-          agreement, as ``observed()`` counts it);
-        - ``without``: the coefficient without the annotator's labels (leave-one-out), and
-          ``delta`` = full minus ``without``: positive when the annotator raises the
-          agreement, negative when the data agree better without them;
-        - ``vs_rest``: Cohen's kappa of the annotator's labels against the plurality label
-          of the other annotators on the same items (items where the others tie, or that
-          nobody else rated, left out; ``n_vs_rest`` says how many were compared).
+        ===============  =============================================================
+        column           holds
+        ===============  =============================================================
+        ``n_items``      the items the annotator rated
+        ``n_ratings``    the labels they gave (secondary labels too)
+        ``observed``     over their labels on items someone else rated too, the mean
+                         share of the others' labels that equal theirs
+        ``without``      the coefficient without the annotator (leave-one-out)
+        ``delta``        full minus ``without``: positive when the annotator raises
+                         the agreement
+        ``vs_rest``      Cohen's kappa of their labels against the others' plurality
+                         label (items where the others tie, or nobody else rated, left
+                         out)
+        ``n_vs_rest``    the items that comparison counts
+        ===============  =============================================================
 
         ``attrs["coefficient"]`` names the coefficient and ``attrs["full"]`` holds its value
         on all the data (a Series by group with ``by=``).

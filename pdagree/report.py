@@ -70,6 +70,28 @@ def report(
         Krippendorff's metric for alpha (``"ordinal"``, ``"interval"``, ``"ratio"``);
         not together with ``weights``.
 
+    Returns
+    -------
+    DataFrame
+        One row per coefficient, named with its options (``alpha[ordinal]``,
+        ``gwet[quadratic]``; with ``by=``: group keys, then coefficient):
+
+        ===================  ======================================================
+        column               holds
+        ===================  ======================================================
+        ``value``            the coefficient
+        ``observed``         its ``A_o``
+        ``expected``         its ``A_e`` (the bias row: ``A_e`` of pi, of which
+                             ``B = A_e(pi) - A_e(kappa)``)
+        ``n_items``          the items it counts
+        ``n_raters``         the raters
+        ``n_categories``     the categories
+        ``se``               with ``confidence_level=``: the standard error
+        ``low``, ``high``    the interval
+        ``p_value``          one-sided, H1: value > 0
+        ``ci_method``        ``analytic``, ``bootstrap`` or ``F`` (the ICC)
+        ===================  ======================================================
+
     Examples
     --------
     >>> import pdagree

@@ -81,3 +81,27 @@ def test_the_docs_build_fails_on_a_page_that_loads_a_remote_script(tmp_path: Pat
         offline.check_offline(app, None)
     (tmp_path / "api" / "bad.html").unlink()
     offline.check_offline(app, None)  # no remote script: no error
+
+
+def test_every_frame_returning_method_documents_its_columns_in_a_table() -> None:
+    # Issue #21, point 7: a "Returns" section with a column table (numpydoc, RST simple
+    # table: a rule of '=' signs) for every public method of Ratings that returns a frame.
+    import inspect
+    import typing
+
+    import pandas as pd
+
+    frames = []
+    for name in dir(pdagree.Ratings):
+        method = getattr(pdagree.Ratings, name)
+        if name.startswith("_") or not callable(method):
+            continue
+        if typing.get_type_hints(method).get("return") is pd.DataFrame:
+            frames.append(name)  # the coefficients return a float (a frame with by=)
+    assert {"counts", "frequencies", "pairwise", "per_category", "report"} <= set(frames)
+    for name in frames:
+        doc = inspect.getdoc(getattr(pdagree.Ratings, name)) or ""
+        returns = doc.split("Returns\n-------", 1)
+        assert len(returns) == 2, f"{name}() has no Returns section"
+        section = re.split(r"\n\S[^\n]*\n-{3,}", returns[1], maxsplit=1)[0]  # to the next header
+        assert re.search(r"^\s*=+\s+=+", section, re.M), f"{name}() lists no column table"

@@ -27,6 +27,17 @@ def counts(data: RatingData) -> pd.DataFrame:
     """Items x categories: how many raters put each item in each category (``n_ik``).
 
     This is Fleiss' table; ``df.agree(layout="counts")`` reads it back.
+
+    Returns
+    -------
+    DataFrame
+        One row per item (with ``by=``: group keys, then item), one column per category:
+
+        ==============  ====================================================
+        column          holds
+        ==============  ====================================================
+        each category   the raters who chose it for the item (integers)
+        ==============  ====================================================
     """
     frame = pd.DataFrame(
         data.nik.astype(np.int64), index=data.item_index(), columns=data.enc.categories
@@ -41,6 +52,18 @@ def frequencies(data: RatingData) -> pd.DataFrame:
     Columns are a MultiIndex: (``"count"``, category) and (``"proportion"``, category), the
     proportion being over the items that rater rated (Amidei et al. 2020, Table 1). With
     ``by=``, rows are (group, rater) for raters active in the group.
+
+    Returns
+    -------
+    DataFrame
+        One row per rater (with ``by=``: group, rater):
+
+        ==============================  ==========================================
+        column                          holds
+        ==============================  ==========================================
+        (``"count"``, category)         the rater's ratings in the category
+        (``"proportion"``, category)    their share of the rater's ratings
+        ==============================  ==========================================
     """
     enc = data.require_raters("frequencies")
     nck = data.nck
@@ -72,6 +95,18 @@ def contingency(data: RatingData, a: Hashable, b: Hashable) -> pd.DataFrame:
 
     Counts the items both rated. With ``by=``, rows are (group, category of ``a``).
     ``table.agree(layout="contingency")`` reads such a table back.
+
+    Returns
+    -------
+    DataFrame
+        One row per category of rater ``a`` (index named ``a``), one column per category of
+        rater ``b`` (named ``b``):
+
+        ==============  ==============================================================
+        column          holds
+        ==============  ==============================================================
+        each category   the items ``a`` put in the row's category and ``b`` in this one
+        ==============  ==============================================================
     """
     enc = data.require_raters("contingency")
     raters = data.rater_labels
@@ -116,6 +151,18 @@ def pairwise(
     item makes kappa -1, 0 or undefined whatever the raters do. Those pairs are announced by
     one :class:`~pdagree.UndefinedStatisticWarning` (``"observed"`` and ``"n_items"`` keep
     their values). With ``by=``, rows are (group, rater).
+
+    Returns
+    -------
+    DataFrame
+        One row per rater (with ``by=``: group, rater), one column per rater:
+
+        ==============  ==============================================================
+        column          holds
+        ==============  ==============================================================
+        each rater      ``method`` of the row's rater and this one (1 on the diagonal
+                        for the coefficients; ``n_items``: the items each rated)
+        ==============  ==============================================================
 
     Examples
     --------
@@ -187,6 +234,24 @@ def per_category(data: RatingData) -> pd.DataFrame:
     With ``by=``, rows are (group, category): each group's own categories unless they were
     declared.
 
+    Returns
+    -------
+    DataFrame
+        One row per category (with ``by=``: group, category):
+
+        ======================  ====================================================
+        column                  holds
+        ======================  ====================================================
+        ``kappa``               Fleiss' category-specific kappa
+        ``specific_agreement``  the share of pairs touching the category that agree
+        ``proportion``          ``pi_k``, the category's share of the ratings
+        ``se``                  with ``confidence_level=``: the bootstrap standard
+                                error of ``kappa``
+        ``low``, ``high``       its percentile interval
+        ``se_h0``, ``z``        the standard error under H0 and ``kappa / se_h0``
+        ``p_value``             one-sided, H1: kappa > 0
+        ======================  ====================================================
+
     With ``confidence_level=`` (``n_resamples=``, ``rng=`` as for the coefficients), the
     kappas get ``se``, ``low`` and ``high`` from the item bootstrap (resampling the rated
     items within each group, percentile intervals), and ``se_h0``, ``z`` and ``p_value``
@@ -236,6 +301,19 @@ def items(data: RatingData) -> pd.DataFrame:
     every rating agrees, ``log2 K`` when its ratings spread evenly over K categories; nan
     for an item without ratings). Model-free: a consensus's own uncertainty is in
     :meth:`pdagree.consensus.Consensus.to_frame` (``probability``, ``margin``).
+
+    Returns
+    -------
+    DataFrame
+        One row per item (with ``by=``: group keys, then item):
+
+        ===============  ====================================================
+        column           holds
+        ===============  ====================================================
+        ``n_ratings``    the item's ratings (integers)
+        ``agreement``    the share of agreeing rating pairs (nan below two)
+        ``entropy``      the entropy of its labels, in bits
+        ===============  ====================================================
 
     Examples
     --------

@@ -97,16 +97,28 @@ def against(
         Indexed by (``rater``, ``category``) (by ``rater`` alone with ``average``; with
         ``by=``, the group keys first), for the raters with a rating and each category of
         the ratings or the reference (per group with ``by=``, unless categories were
-        declared). Columns: ``precision`` (``TP / (TP + FP)``), ``recall``
-        (``TP / (TP + FN)``), ``f1``, ``fbeta`` (with ``beta=``), ``silence``
-        (``1 - recall``, the reference's labels the rater missed), ``noise``
-        (``1 - precision``, the rater's labels that are wrong), ``sensitivity`` (recall),
-        ``specificity`` (``TN / (TN + FP)``), ``selectivity`` (precision), ``accuracy``
-        (``(TP + TN) / n``), ``support`` (the reference's labels of the category on the
-        items compared), ``tp``, ``fp``, ``fn``, ``tn``, ``n_items`` (the items compared:
-        labelled by both), ``missing_reference`` (items the rater labelled and the reference
-        left blank) and ``missing_rating`` (items the reference labelled and the rater left
-        blank); the last two are excluded from every score.
+        declared). The last two columns are excluded from every score:
+
+        =======================  ===================================================
+        column                   holds
+        =======================  ===================================================
+        ``precision``            ``TP / (TP + FP)``
+        ``recall``               ``TP / (TP + FN)``
+        ``f1``                   their harmonic mean
+        ``fbeta``                with ``beta=``: the F-beta measure
+        ``silence``              ``1 - recall``: the reference's labels missed
+        ``noise``                ``1 - precision``: the rater's labels that are wrong
+        ``sensitivity``          recall
+        ``specificity``          ``TN / (TN + FP)``
+        ``selectivity``          precision
+        ``accuracy``             ``(TP + TN) / n``
+        ``support``              the reference's labels of the category compared
+        ``tp``, ``fp``,          the one-vs-rest counts
+        ``fn``, ``tn``
+        ``n_items``              the items compared (labelled by both)
+        ``missing_reference``    items the rater labelled and the reference left blank
+        ``missing_rating``       items the reference labelled and the rater left blank
+        =======================  ===================================================
 
     Raises
     ------

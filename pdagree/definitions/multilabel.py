@@ -246,9 +246,16 @@ def multilabel_sweep(data: RatingData, ps: Sequence[float] | None = None) -> pd.
     Returns
     -------
     pandas.DataFrame
-        Indexed by ``p`` (with ``by=``: by group keys, then ``p``), with columns ``kappa`` (the
-        mean over annotator pairs), ``observed`` and ``expected`` (the pairs' mean ``p(A)``
-        and ``p(E)``). :func:`pdagree.multilabel.plot_sweep` draws it.
+        Indexed by ``p`` (with ``by=``: by group keys, then ``p``);
+        :func:`pdagree.multilabel.plot_sweep` draws it:
+
+        ============  ==========================================
+        column        holds
+        ============  ==========================================
+        ``kappa``     the mean over annotator pairs
+        ``observed``  the pairs' mean ``p(A)``
+        ``expected``  the pairs' mean ``p(E)``
+        ============  ==========================================
 
     Examples
     --------
@@ -505,9 +512,16 @@ def multilabel_labels(
     Returns
     -------
     pandas.DataFrame
-        One row per label or subset (with ``by=``: per group and label), with ``kappa`` (the
-        mean over annotator pairs), ``observed``, ``expected`` (the pairs' mean ``p(A)``,
-        ``p(E)``) and ``n_pairs``.
+        One row per label or subset (with ``by=``: per group and label):
+
+        ============  ==========================================
+        column        holds
+        ============  ==========================================
+        ``kappa``     the mean over annotator pairs
+        ``observed``  the pairs' mean ``p(A)``
+        ``expected``  the pairs' mean ``p(E)``
+        ``n_pairs``   the annotator pairs averaged
+        ============  ==========================================
 
     Examples
     --------

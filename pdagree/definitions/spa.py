@@ -400,6 +400,19 @@ def spa_items(
     count), so ``(agreement * weight).sum() / weight.sum()`` is SPA. Indexed like
     :meth:`items`.
 
+    Returns
+    -------
+    DataFrame
+        One row per item (with ``by=``: group keys, then item):
+
+        ===============  ====================================================
+        column           holds
+        ===============  ====================================================
+        ``n_labels``     the item's labels (integers)
+        ``agreement``    ``P_i``, nan below two labels
+        ``weight``       the item's weight in SPA (0 when it does not count)
+        ===============  ====================================================
+
     Examples
     --------
     >>> import pandas as pd

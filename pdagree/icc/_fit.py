@@ -276,9 +276,19 @@ def icc_table(
     Returns
     -------
     DataFrame
-        One row per form (with ``by=``: per group and form): ``value``, ``F``, ``df1``,
-        ``df2``, ``p_value``, ``low``, ``high``, ``shrout_fleiss``; the mean squares in
-        ``attrs["mean_squares"]`` (a frame by group with ``by=``), and ``attrs["missing"]``.
+        One row per form (with ``by=``: per group and form); the mean squares in
+        ``attrs["mean_squares"]`` (a frame by group with ``by=``), and ``attrs["missing"]``:
+
+        ====================  ====================================================
+        column                holds
+        ====================  ====================================================
+        ``value``             the form's ICC
+        ``F``                 the test statistic (``test=``)
+        ``df1``, ``df2``      its degrees of freedom
+        ``p_value``           against ``rho0``
+        ``low``, ``high``     the interval at ``confidence_level``
+        ``shrout_fleiss``     the form's Shrout & Fleiss name (``ICC2``, ...)
+        ====================  ====================================================
     """
     if test not in ("F", "mcgraw_wong"):
         raise ValueError(f"`test` must be 'F' or 'mcgraw_wong'; got {test!r}.")
