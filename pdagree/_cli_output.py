@@ -58,6 +58,18 @@ def _markdown(frame: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _sections(frame: pd.DataFrame, fmt: str) -> str:
+    """The sections a table carries beside its rows (the report's annotator bias), in the
+    human formats (table, markdown); the machine formats hold the table alone."""
+    bias = frame.attrs.get("annotator_bias")
+    if bias is None or fmt not in ("table", "markdown"):
+        return ""
+    title = "annotator bias (Artstein & Poesio 2005): B = expected_pi - expected_kappa"
+    if fmt == "markdown":
+        return f"\n**{title}**\n\n" + _markdown(bias)
+    return f"\n{title}\n" + bias.round(4).to_string() + "\n"
+
+
 def _text(frame: pd.DataFrame, header: str, fmt: str) -> str:
     if fmt == "csv":
         return frame.to_csv()
@@ -76,7 +88,7 @@ def _text(frame: pd.DataFrame, header: str, fmt: str) -> str:
 
 def write_frame(frame: pd.DataFrame, header: str, args: argparse.Namespace, out: TextIO) -> None:
     """``frame`` in ``args.format``, to ``args.output`` or ``out``."""
-    text = _text(frame, header, args.format)
+    text = _text(frame, header, args.format) + _sections(frame, args.format)
     target = getattr(args, "output", None)
     if target is None:
         out.write(text)

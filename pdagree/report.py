@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from . import icc as _icc
@@ -74,15 +75,18 @@ def report(
     -------
     DataFrame
         One row per coefficient, named with its options (``alpha[ordinal]``,
-        ``gwet[quadratic]``; with ``by=``: group keys, then coefficient):
+        ``gwet[quadratic]``; with ``by=``: group keys, then coefficient). Artstein & Poesio's
+        annotator bias is not a chance-corrected coefficient: its value and its two chance
+        agreements (``expected_pi``, ``expected_kappa``; ``B`` is their difference) are in
+        ``attrs["annotator_bias"]``, a section of their own, and in the table only when
+        ``coefficients`` names it (a row whose ``observed`` and ``expected`` are nan):
 
         ===================  ======================================================
         column               holds
         ===================  ======================================================
         ``value``            the coefficient
         ``observed``         its ``A_o``
-        ``expected``         its ``A_e`` (the bias row: ``A_e`` of pi, of which
-                             ``B = A_e(pi) - A_e(kappa)``)
+        ``expected``         its ``A_e``
         ``n_items``          the items it counts
         ``n_raters``         the raters
         ``n_categories``     the categories
@@ -98,7 +102,11 @@ def report(
     >>> table = pdagree.datasets.load("fleiss1971").agree.report()
     >>> table["value"].round(4).to_dict()  # doctest: +NORMALIZE_WHITESPACE
     {'observed': 0.5556, 'bennett': 0.4444, 'fleiss': 0.4302, 'gwet': 0.4479,
-     'alpha[nominal]': 0.4334, 'conger': 0.4418, 'light': 0.4594, 'bias': 0.0162}
+     'alpha[nominal]': 0.4334, 'conger': 0.4418, 'light': 0.4594}
+    >>> table.attrs["annotator_bias"][["value", "expected_pi", "expected_kappa"]].round(4)
+                  value  expected_pi  expected_kappa
+    coefficient
+    bias         0.0162       0.2199          0.2038
     >>> with_ci = pdagree.datasets.load("fleiss1971").agree.report(0.95)
     >>> with_ci.loc["fleiss", ["value", "se", "low", "high"]].astype(float).round(4).tolist()
     [0.4302, 0.0542, 0.3194, 0.5411]
@@ -117,6 +125,7 @@ def report(
         )
     columns = list(REPORT_COLUMNS)
     frames = []
+    bias_section: pd.DataFrame | None = None
     selected = _selected(data, coefficients)
     choices = [
         (d, _arguments(d, option, weights, level))
@@ -150,11 +159,26 @@ def report(
             sub = sub.set_index("coefficient", append=True)
         if confidence_level is not None:
             columns = [*REPORT_COLUMNS, "se", "low", "high", "p_value", "ci_method"]
+        if definition.name == "bias":
+            # Not a chance-corrected coefficient: its parts go to a section of their own.
+            bias_section = sub.reindex(columns=[c for c in BIAS_COLUMNS if c in sub.columns])
+            if coefficients is None:
+                continue
+            sub = sub.assign(observed=np.nan, expected=np.nan)
         frames.append(sub.reindex(columns=columns))
-    out = pd.concat(frames)
-    if data.enc.groups is not None:
+    out = pd.concat(frames) if frames else pd.DataFrame(columns=columns)
+    if data.enc.groups is not None and frames:
         out = out.sort_index(level=list(range(out.index.nlevels - 1)), sort_remaining=False)
+    if bias_section is not None:
+        out.attrs["annotator_bias"] = bias_section
     return out
+
+
+#: The annotator bias's own section (``report().attrs["annotator_bias"]``).
+BIAS_COLUMNS = (
+    "value", "expected_pi", "expected_kappa", "n_items", "n_raters", "se", "low", "high",
+    "p_value", "ci_method",
+)  # fmt: skip
 
 
 def _arguments(

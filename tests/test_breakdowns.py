@@ -285,9 +285,10 @@ def test_items_entropy_is_scipy_s_in_bits_on_labels_as_read() -> None:
 def test_report_two_raters() -> None:
     ratings = datasets.load("artstein_poesio2005").agree()
     report = ratings.report()
-    assert {"observed", "bennett", "fleiss", "scott", "cohen", "conger", "light", "bias"} <= set(
+    assert {"observed", "bennett", "fleiss", "scott", "cohen", "conger", "light"} <= set(
         report.index
     )
+    assert "bias" in report.attrs["annotator_bias"].index
     assert list(report.columns) == [
         "value",
         "observed",
@@ -296,8 +297,10 @@ def test_report_two_raters() -> None:
         "n_raters",
         "n_categories",
     ]
-    for method in ("observed", "bennett", "fleiss", "scott", "cohen", "conger", "light", "bias"):
+    for method in ("observed", "bennett", "fleiss", "scott", "cohen", "conger", "light"):
         assert report.loc[method, "value"] == pytest.approx(float(getattr(ratings, method)()))
+    bias = report.attrs["annotator_bias"].loc["bias", "value"]
+    assert bias == pytest.approx(float(ratings.bias()))
     # Artstein & Poesio (2005), section 13.2.
     assert report.loc["scott", "expected"] == pytest.approx(0.545)
     assert report.loc["cohen", "expected"] == pytest.approx(0.54)
@@ -307,7 +310,18 @@ def test_report_many_raters_has_no_two_rater_coefficients() -> None:
     report = datasets.load("fort2011_trains").agree.report()
     assert "cohen" not in report.index
     assert "scott" not in report.index
-    assert {"fleiss", "conger", "light", "bias"} <= set(report.index)
+    assert {"fleiss", "conger", "light"} <= set(report.index)
+    # Issue #21: the bias is a section of its own, not a row whose observed and expected
+    # columns would mean something else.
+    assert "bias" not in report.index
+    section = report.attrs["annotator_bias"]
+    bias = datasets.load("fort2011_trains").agree.bias()
+    assert section.loc["bias", "value"] == pytest.approx(float(bias))
+    assert section.loc["bias", "expected_pi"] == pytest.approx(bias.expected_pi)
+    assert section.loc["bias", "expected_kappa"] == pytest.approx(bias.expected_kappa)
+    asked = datasets.load("fort2011_trains").agree.report(coefficients=["fleiss", "bias"])
+    assert asked.loc["bias", "value"] == pytest.approx(float(bias))
+    assert np.isnan(asked.loc["bias", "observed"]) and np.isnan(asked.loc["bias", "expected"])
 
 
 def test_report_counts_table_has_no_rater_identity_coefficients() -> None:

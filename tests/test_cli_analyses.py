@@ -120,3 +120,14 @@ def test_against_names_an_unknown_gold_rater(
     assert status == 2 and "`--gold` names rater 'nobody'" in err
     status, _, err = run(capsys, "against", str(scores))
     assert status == 2 and "--gold" in err
+
+
+def test_the_report_prints_the_annotator_bias_as_its_own_section(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "report", "--example", "fleiss1971")
+    assert status == 0
+    table, section = out.split("\n\nannotator bias (Artstein & Poesio 2005)")
+    assert "\nbias " not in table and "expected_pi" in section and "0.0162" in section
+    status, out, _ = run(capsys, "report", "--example", "fleiss1971", "--format", "csv")
+    assert "bias" not in out  # the machine formats hold the coefficient table alone
