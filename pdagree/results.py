@@ -370,6 +370,25 @@ class Coefficient(float):
     def to_frame(self) -> pd.DataFrame:
         """One labelled row, indexed by the coefficient's name, to concatenate with others.
 
+        Returns
+        -------
+        DataFrame
+            One row (index ``coefficient``), a column per member the result carries:
+
+            ======================  ===========================================
+            column                  holds
+            ======================  ===========================================
+            ``value``               the coefficient
+            ``observed``            ``A_o``
+            ``expected``            ``A_e``
+            ``n_items``,            the counts behind it
+            ``n_raters``,
+            ``n_categories``
+            others                  the coefficient's own members (``se``,
+                                    ``low``, ``high``, ``p_value`` with an
+                                    interval; ``D_o``, ``D_e`` for alpha, ...)
+            ======================  ===========================================
+
         >>> Coefficient(0.5, name="demo", observed=0.75, expected=0.5, n_items=4, n_raters=2,
         ...             n_categories=2, categories=("a", "b")).to_frame()
                      value  observed  expected  n_items  n_raters  n_categories

@@ -65,8 +65,23 @@ class Consensus:
     strategy: pd.DataFrame | None = None
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per item: ``label``, its ``probability``, the ``margin`` over the
-        second most probable category and ``n_ratings``."""
+        """One row per item: its consensus label and how sure the model is of it.
+
+        Returns
+        -------
+        DataFrame
+            Indexed like :attr:`labels` (with ``by=``: group keys, then item):
+
+            =================  ================================================
+            column             holds
+            =================  ================================================
+            ``label``          the consensus label (nan for an exact tie with
+                               ``ties="nan"``)
+            ``probability``    its probability under the model
+            ``margin``         over the second most probable category
+            ``n_ratings``      the item's ratings
+            =================  ================================================
+        """
         p = np.nan_to_num(self.probabilities.to_numpy(dtype=np.float64), nan=-np.inf)
         k = p.shape[1]
         top = np.sort(p, axis=1)[:, ::-1] if k else np.zeros((len(p), 0))
