@@ -90,16 +90,11 @@ class CountRatings(Ratings):
         ``confidence_level``, those with an analytic variance on counts)."""
         if confidence_level is not None and method == "bootstrap":
             raise needs_annotations("the item bootstrap (`method='bootstrap'`)")
-        for name in coefficients or ():
-            _check_rows(self._data, name.split("[")[0], {})
-        if coefficients is None:
-            coefficients = [
-                d.name
-                for d in REGISTRY.values()
-                if d.in_report
-                and d.applies_to(self._data)
-                and self._counts_suffice(d.name, confidence_level is not None)
-            ]
+        named = coefficients.split(",") if isinstance(coefficients, str) else coefficients
+        for entry in named or ():
+            name, _, option = str(entry).strip().partition(":")
+            _check_rows(self._data, name, {"level": option} if name == "alpha" and option else {})
+        uncertainty = confidence_level is not None
         return _report(
             self._data,
             confidence_level,
@@ -109,6 +104,7 @@ class CountRatings(Ratings):
             coefficients=coefficients,
             weights=weights,
             level=level,
+            available=lambda name: self._counts_suffice(name, uncertainty),
         )
 
     def _counts_suffice(self, name: str, uncertainty: bool = False) -> bool:

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,7 @@ def report(
     coefficients: Sequence[str] | None = None,
     weights: Any = None,
     level: Any = None,
+    available: Callable[[str], bool] | None = None,
 ) -> pd.DataFrame:
     """Every coefficient that applies to these ratings, one row each.
 
@@ -126,7 +127,7 @@ def report(
     columns = list(REPORT_COLUMNS)
     frames = []
     bias_section: pd.DataFrame | None = None
-    selected = _selected(data, coefficients)
+    selected = _selected(data, coefficients, available)
     choices = [
         (d, _arguments(d, option, weights, level))
         for d, option in selected
@@ -204,13 +205,19 @@ def _arguments(
 
 
 def _selected(
-    data: RatingData, coefficients: Sequence[str] | None
+    data: RatingData,
+    coefficients: Sequence[str] | None,
+    available: Callable[[str], bool] | None = None,
 ) -> list[tuple[Definition | str, str | None]]:
     """The registry's coefficients for the report (the named ones, each with its option
     after a colon, or every one that applies), and the ICC forms named ``"icc"`` or
     ``"icc[FORM]"`` as their form names."""
-    if coefficients is None:
-        return [(d, None) for d in REGISTRY.values() if d.in_report and d.applies_to(data)]
+    if coefficients is None:  # ``available``: what these data give (counts, on Dask)
+        return [
+            (d, None)
+            for d in REGISTRY.values()
+            if d.in_report and d.applies_to(data) and (available is None or available(d.name))
+        ]
     if isinstance(coefficients, str):
         coefficients = [c.strip() for c in coefficients.split(",") if c.strip()]
     out: list[tuple[Definition | str, str | None]] = []

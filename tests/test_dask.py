@@ -81,12 +81,13 @@ def same(got: Any, want: Any) -> None:
 
 
 def _counted(ratings: pdagree.Ratings) -> list[str]:
-    """The report's coefficients but Light's kappa (rater-pair tables)."""
+    """The report's coefficients but Light's kappa (rater-pair tables) and the bias (a
+    section of its own, ``attrs["annotator_bias"]``)."""
     data = ratings._data
     return [
         d.name
         for d in REGISTRY.values()
-        if d.in_report and d.applies_to(data) and d.name != "light"
+        if d.in_report and d.applies_to(data) and d.name not in ("light", "bias")
     ]
 
 
@@ -112,6 +113,8 @@ def test_items_straddle_partitions(client: Any, keep_items: bool) -> None:
     for name in COUNT_COEFFICIENTS if keep_items else ROW_COEFFICIENTS:
         same(getattr(got, name)(), getattr(want, name)())
     same(got.frequencies(), want.frequencies())
+    bias = got.report().attrs["annotator_bias"]  # a section of its own, as on pandas
+    same(bias, want.report().attrs["annotator_bias"])
     if keep_items:
         for name in ("counts", "per_category", "items", "spa_items"):
             same(getattr(got, name)(), getattr(want, name)())
