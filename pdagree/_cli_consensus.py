@@ -2,7 +2,7 @@
 
 Reads a file as ``pdagree report`` does (every layout that records raters) and writes one row
 per item, :meth:`pdagree.consensus.Consensus.to_frame` (``label``, ``probability``,
-``margin``, ``n_ratings``), as CSV to standard output or to ``--output``.
+``margin``, ``n_ratings``), as CSV (or ``--format``) to standard output or to ``--output``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ._cli_options import add_data_options, add_source, load
+from ._cli_output import add_output, header, write_frame
 from ._cli_read import UsageError
 from .consensus import METHODS
 from .ratings import Ratings
@@ -59,9 +60,7 @@ def add_consensus(commands: Any) -> None:
     model.add_argument(
         "--max-iterations", metavar="N", type=int, default=100, help="EM iterations (100)"
     )
-    parser.add_argument(
-        "-o", "--output", metavar="FILE", help="write the CSV here instead of standard output"
-    )
+    add_output(parser, default="csv")
 
 
 def _rater(ratings: Ratings, token: str) -> Any:
@@ -77,7 +76,7 @@ def _rater(ratings: Ratings, token: str) -> Any:
 
 
 def run_consensus(args: argparse.Namespace, out: TextIO) -> None:
-    _, ratings = load(args)
+    name, ratings = load(args)
     gold = None if args.gold is None else _rater(ratings, args.gold)
     fit = ratings.consensus(
         args.method,
@@ -87,7 +86,4 @@ def run_consensus(args: argparse.Namespace, out: TextIO) -> None:
         max_iterations=args.max_iterations,
     )
     table: pd.DataFrame = fit.to_frame()
-    if args.output is not None:
-        table.to_csv(args.output)
-    else:
-        table.to_csv(out)
+    write_frame(table, header(name, ratings), args, out)

@@ -78,7 +78,7 @@ def test_every_format_to_a_file(
     fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = tmp_path / f"out.{fmt}"
-    for command in ("report", "per-category", "pairwise"):
+    for command in ("report", "per-category", "pairwise", "consensus"):
         status, out, err = run(capsys, command, "--example", "fleiss1971", "--format", fmt,
                                "--output", str(target))  # fmt: skip
         assert status == 0, err
@@ -92,6 +92,8 @@ def test_every_format_to_a_file(
             assert "\t" in text.splitlines()[0]
         elif fmt == "table":
             assert text.startswith("fleiss1971 (wide)")
+        else:
+            assert "," in text.splitlines()[0]
 
 
 def test_per_coefficient_options_in_one_report(capsys: pytest.CaptureFixture[str]) -> None:
