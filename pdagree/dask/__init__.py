@@ -53,9 +53,9 @@ class DaskAgreeAccessor:
 
     Call it as the pandas accessor is called; ``check_duplicates=False`` skips the check
     that no (item, rater) pair has two labels across partitions (within a partition it is
-    always made); ``split_out`` sets how many shards the items are spread over (default: as
-    many as the frame has partitions, so that no worker holds more than about one
-    partition's share of the items and pairs).
+    always made); ``split_out`` sets how many shards the items are spread over (default:
+    about the square root of the number of partitions, 10 for 100; more shards hold less
+    each, at the cost of more tasks).
 
     ``keep_items=False`` (the default): the client receives each ``by=`` group's distinct
     rows of counts with how many items have them, not the items, so its memory does not grow

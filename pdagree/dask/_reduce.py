@@ -14,6 +14,7 @@ groups) once (:func:`pdagree.definitions.count_data.count_data`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -95,7 +96,8 @@ def reduce_frame(
         cols = rater_columns(meta, raters, by_cols)
         ddf = ddf[[*by_cols, *cols]]
     parts = ddf.to_delayed()
-    n_shards = max(1, len(parts) if split_out is None else split_out)
+    default = math.isqrt(max(len(parts), 1) - 1) + 1  # about the square root of the parts
+    n_shards = max(1, default if split_out is None else split_out)
     counted = [dask.delayed(Counts.of_frame)(part, spec, True) for part in parts]
     if n_shards == 1:
         roots = [_tree(counted)]
