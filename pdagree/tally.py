@@ -36,6 +36,7 @@ from .counting._store import read_counts, write_counts
 from .counting.spec import Spec
 from .counting.state import Counts
 from .definitions.count_data import check_declared, count_data
+from .results import html_table
 
 __all__ = ["Tally"]
 
@@ -156,6 +157,22 @@ class Tally:
 
     def __repr__(self) -> str:
         return f"Tally({self._counts.describe()})"
+
+    def _repr_html_(self) -> str:
+        """What the tally holds, as a table (notebooks)."""
+        counts = self._counts
+        arguments = {k: v for k, v in self.arguments.items() if v is not None}
+        rows = {
+            "arguments": ", ".join(f"{k}={v!r}" for k, v in arguments.items()),
+            "items": f"{len(counts.items):,}",
+            "raters": f"{len(counts.raters):,}",
+            "labels": f"{len(counts.labels):,}",
+            "annotations": f"{counts.n_annotations:,}",
+            "batches": f"{counts.n_batches:,}",
+        }
+        if counts.spec.by:
+            rows["groups"] = f"{len(counts.groups):,}"
+        return html_table("Tally", rows)
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
         if name.startswith("_") or not hasattr(CountRatings, name):

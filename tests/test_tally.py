@@ -202,6 +202,8 @@ def test_repr_and_arguments() -> None:
     text = repr(tally)
     assert text.startswith("Tally(") and "2 batches" in text and "groups" in text
     assert tally.arguments["by"] == ["g"] and tally.arguments["item"] == "item"
+    html = tally._repr_html_()
+    assert "<caption>Tally</caption>" in html and ">2<" in html and "by=[&#x27;g&#x27;]" in html
 
 
 # --------------------------------------------------------------------------- files
