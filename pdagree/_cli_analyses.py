@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 import pandas as pd
 
-from ._cli_options import add_data_options, add_source, load
+from ._cli_options import add_data_options, add_source, gold_rater, load
 from ._cli_output import add_output, header, write_frame
 from .ratings import Ratings
 
@@ -37,22 +37,11 @@ def _items(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
 
 
 def _against(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
-    return ratings.against(_rater(ratings, args.gold), average=args.average)
+    return ratings.against(gold_rater(ratings, args.gold), average=args.average)
 
 
 def _icc(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
     return ratings.icc_table(args.confidence_level, missing=args.missing, test=args.test)
-
-
-def _rater(ratings: Ratings, token: str) -> Any:
-    """``--gold``: the rater it names, matched as text or as the number it reads as."""
-    raters = ratings.raters
-    if raters is not None:
-        for rater in raters:
-            if str(rater) == token:
-                return rater
-    shown = ", ".join(map(str, list(raters if raters is not None else [])[:10]))
-    raise ValueError(f"`--gold` names rater {token!r}, which is not in the data; raters: {shown}.")
 
 
 def _pairwise_options(parser: argparse.ArgumentParser) -> None:

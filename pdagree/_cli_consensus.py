@@ -10,14 +10,11 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-import numpy as np
 import pandas as pd
 
-from ._cli_options import add_data_options, add_source, load
+from ._cli_options import add_data_options, add_source, gold_rater, load
 from ._cli_output import add_output, header, write_frame
-from ._cli_read import UsageError
 from .consensus import METHODS
-from .ratings import Ratings
 
 __all__ = ["add_consensus", "run_consensus"]
 
@@ -63,21 +60,9 @@ def add_consensus(commands: Any) -> None:
     add_output(parser, default="csv")
 
 
-def _rater(ratings: Ratings, token: str) -> Any:
-    """``--gold``: the rater it names, matched as text or as the number it reads as."""
-    raters = ratings.raters
-    if raters is None:  # pragma: no cover - a counts table is refused before
-        raise UsageError("`--gold` needs raters.")
-    named = np.flatnonzero(raters.astype(str) == token)
-    if len(named):
-        return raters[named[0]]
-    shown = ", ".join(map(str, list(raters)[:10]))
-    raise ValueError(f"`--gold` names rater {token!r}, which is not in the data; raters: {shown}.")
-
-
 def run_consensus(args: argparse.Namespace, out: TextIO) -> None:
     name, ratings = load(args)
-    gold = None if args.gold is None else _rater(ratings, args.gold)
+    gold = None if args.gold is None else gold_rater(ratings, args.gold)
     fit = ratings.consensus(
         args.method,
         gold=gold,

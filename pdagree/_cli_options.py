@@ -9,6 +9,7 @@ from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
+import numpy as np
 import pandas as pd
 
 from . import datasets
@@ -17,7 +18,7 @@ from ._cli_read import UsageError as _UsageError
 from .encoding._encode import Layout
 from .ratings import Ratings
 
-__all__ = ["LAYOUTS", "add_data_options", "add_source", "load", "ratings"]
+__all__ = ["LAYOUTS", "add_data_options", "add_source", "gold_rater", "load", "ratings"]
 
 LAYOUTS = ("wide", "long", "counts", "contingency")
 # Bundled data sets in the long layout, and their (item, rater, label) columns.
@@ -268,3 +269,15 @@ def load(args: argparse.Namespace) -> tuple[str, Ratings]:
         if "rank" in frame.columns:
             args.rank_column = "rank"
     return name, ratings(frame, args, stored_index=stored_index)
+
+
+def gold_rater(ratings: Ratings, token: str) -> Any:
+    """``--gold``: the rater it names, matched as text or as the number it reads as."""
+    raters = ratings.raters
+    if raters is None:  # pragma: no cover - a counts table is refused before
+        raise _UsageError("`--gold` needs raters.")
+    named = np.flatnonzero(raters.astype(str) == token)
+    if len(named):
+        return raters[named[0]]
+    shown = ", ".join(map(str, list(raters)[:10]))
+    raise ValueError(f"`--gold` names rater {token!r}, which is not in the data; raters: {shown}.")

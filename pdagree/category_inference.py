@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._kernels import variance as V
 from ._kernels._segment import segment_sum
 from ._typing import FloatArray, IntArray
 from .definitions import RatingData
@@ -124,13 +125,9 @@ def category_uncertainty(
         se = np.where(count >= 2, np.nanstd(defined, axis=0, ddof=1), np.nan)
         low = np.nanquantile(defined, alpha, axis=0)
         high = np.nanquantile(defined, 1.0 - alpha, axis=0)
-    # Fleiss, Nee & Landis (1979): under H0, 2 / (N m (m - 1)) with m ratings on every item.
-    r = data.nik.sum(axis=1)[rated]
-    n_items = np.bincount(group, minlength=enc.n_groups).astype(np.float64)
-    fewest = np.full(enc.n_groups, np.inf)
-    most = np.zeros(enc.n_groups)
-    np.minimum.at(fewest, group, r)
-    np.maximum.at(most, group, r)
+    # Fleiss, Nee & Landis (1979): under H0, 2 / (N m (m - 1)) with m ratings on every item;
+    # the rated items and the fewest and most ratings per group, as their overall test reads.
+    _, n_items, fewest, most = V.fleiss_null_variance(data.nik, enc.group, enc.n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
         even = (fewest == most) & (most >= 2)
         se_h0 = np.where(even, np.sqrt(2.0 / (n_items * most * (most - 1.0))), np.nan)

@@ -114,13 +114,13 @@ class CountRatings(Ratings):
         try:
             _check_rows(self._data, name, {})
             with np.errstate(all="ignore"):
-                compute(definition, self._data, {})
+                parts = compute(definition, self._data, {})
                 if uncertainty:
-                    if resolve_method("auto", definition, self._data, {}) != "analytic":
+                    variance = definition.variance
+                    analytic = resolve_method("auto", definition, self._data, {}) == "analytic"
+                    if variance is None or not analytic:
                         return False
-                    assert definition.variance is not None
-                    parts = compute(definition, self._data, {})
-                    definition.variance(self._data, {}, parts, np.inf)
+                    variance(self._data, {}, parts, np.inf)
         except AnnotationsNeeded:
             return False
         except ValueError as exc:  # refused for these data: let report() say so
@@ -131,8 +131,10 @@ class CountRatings(Ratings):
 _NO_RATERS = ("no raters", "needs raters")
 
 
-def _coefficient(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
-    """``Ratings.<name>`` on count tensors: what needs rater identity per item says so."""
+def _on_counts(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    """``Ratings.<name>`` (a coefficient, or a breakdown of counts) on count tensors:
+    refused on rows of counts unless listed (:func:`_check_rows`, which reads its arguments
+    whether given by position or by name), and what needs rater identity per item says so."""
 
     signature = inspect.signature(method)
 
@@ -160,29 +162,18 @@ def _refused(name: str) -> Callable[..., Any]:
     return refuse
 
 
-def _rows_checked(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
-    """``Ratings.<name>``, a breakdown of counts, refused on rows of counts unless listed."""
-
-    @functools.wraps(method)
-    def on_counts(self: CountRatings, *args: Any, **kwargs: Any) -> Any:
-        _check_rows(self._data, name, kwargs)
-        return method(self, *args, **kwargs)
-
-    return on_counts
-
-
 def _install() -> None:
     """Wrap the registry's coefficients; refuse the methods that need annotations."""
     for name in dir(Ratings):
         if name in COUNT_METHODS and name != "report":
-            setattr(CountRatings, name, _rows_checked(name, getattr(Ratings, name)))
+            setattr(CountRatings, name, _on_counts(name, getattr(Ratings, name)))
         if name.startswith("_") or name in COUNT_METHODS:
             continue
         attribute = getattr(Ratings, name)
         if not callable(attribute) or isinstance(attribute, (property, type)):
             continue
         if name in REGISTRY:
-            setattr(CountRatings, name, _coefficient(name, attribute))
+            setattr(CountRatings, name, _on_counts(name, attribute))
         elif name not in ("from_frame",):
             setattr(CountRatings, name, _refused(name))
 

@@ -128,38 +128,39 @@ def report(
     frames = []
     bias_section: pd.DataFrame | None = None
     selected = _selected(data, coefficients, available)
-    choices = [
-        (d, _arguments(d, option, weights, level))
+    plan = [
+        (d, None if isinstance(d, str) else _arguments(d, option, weights, level))
         for d, option in selected
-        if not isinstance(d, str)
     ]
-    nominal = [d.name for d, arguments in choices if nominal_on_continuous(data, arguments)]
+    nominal = [
+        d.name
+        for d, arguments in plan
+        if not isinstance(d, str)
+        and arguments is not None
+        and nominal_on_continuous(data, arguments)
+    ]
     if nominal:
         warn_nominal_on_continuous(data, nominal)
-    for definition, option in selected:
+    options: dict[str, Any] = {}
+    if confidence_level is not None:
+        columns = [*REPORT_COLUMNS, "se", "low", "high", "p_value", "ci_method"]
+        options = {
+            "confidence_level": confidence_level,
+            "method": "bootstrap" if method == "bootstrap" else "auto",
+            "n_resamples": n_resamples,
+            "rng": rng,
+        }
+    for definition, arguments in plan:
         if isinstance(definition, str):  # an intraclass correlation
             frames.append(_icc_rows(data, definition, confidence_level))
-            if confidence_level is not None:
-                columns = [*REPORT_COLUMNS, "se", "low", "high", "p_value", "ci_method"]
             continue
-        arguments = _arguments(definition, option, weights, level)
-        options: dict[str, Any] = {}
-        if confidence_level is not None:
-            options = {
-                "confidence_level": confidence_level,
-                "method": "bootstrap" if method == "bootstrap" else "auto",
-                "n_resamples": n_resamples,
-                "rng": rng,
-            }
-        result = coefficient(data, definition.name, arguments, options, check_labels=False)
+        result = coefficient(data, definition.name, arguments or {}, options, check_labels=False)
         if isinstance(result, Coefficient):
             sub = result.to_frame()
         else:
             sub = result.copy()
             sub["coefficient"] = result["name"]
             sub = sub.set_index("coefficient", append=True)
-        if confidence_level is not None:
-            columns = [*REPORT_COLUMNS, "se", "low", "high", "p_value", "ci_method"]
         if definition.name == "bias":
             # Not a chance-corrected coefficient: its parts go to a section of their own.
             bias_section = sub.reindex(columns=[c for c in BIAS_COLUMNS if c in sub.columns])

@@ -31,7 +31,6 @@ from typing import Any
 
 from ._warnings import PdagreeWarning, warn
 from .count_ratings import CountRatings
-from .counting._batch import read_batch
 from .counting._store import read_counts, write_counts
 from .counting.spec import Spec
 from .counting.state import Counts
@@ -105,10 +104,7 @@ class Tally:
         raters, repeated (item, rater) pairs, within the batch and against earlier ones),
         and the tally is left as it was when the batch is refused.
         """
-        counts = self._counts
-        read = read_batch(batch, counts.spec)
-        trial = Counts(counts.spec)
-        trial.add_batch(read)
+        trial = Counts.of_frame(batch, self._counts.spec)
         message = trial.missing_by_message()
         self._absorb(trial)
         if message:
@@ -120,17 +116,13 @@ class Tally:
         if spec.categories is not None and len(other.labels):
             # A label outside the declared scale is refused before anything is added.
             check_declared(other)
-        merged = self._counts.copy()
-        merged.absorb(other)
-        self._counts = merged
+        self._counts = self._counts.plus(other)  # a refused batch leaves the counts as they were
         self._ratings = None
 
     def __add__(self, other: object) -> Tally:
         if not isinstance(other, Tally):
             return NotImplemented
-        merged = self._counts.copy()
-        merged.absorb(other._counts)
-        return Tally._of(merged)
+        return Tally._of(self._counts.plus(other._counts))
 
     # ----------------------------------------------------------------------- reading
 

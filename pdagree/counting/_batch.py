@@ -18,7 +18,12 @@ import numpy as np
 import pandas as pd
 
 from .._typing import IntArray
-from ..encoding._encode import _check_by_overlap, _require_columns, rater_columns
+from ..encoding._by import drop_missing_keys
+from ..encoding._encode import (
+    _check_by_overlap,
+    _require_columns,
+    rater_columns,
+)
 from ..encoding._factorize import duplicated_keys, factorize_columns
 from ..encoding._labels import DtypeCategories, dtype_categories
 from ..encoding._ranks import check_unique_items, repeated_pairs, split_cells
@@ -51,21 +56,6 @@ class Batch:
     repeated: tuple[pd.Index, pd.Index] | None = None
 
 
-def _drop_missing_by(
-    df: pd.DataFrame, by: list[Hashable]
-) -> tuple[pd.DataFrame, dict[Hashable, int], int]:
-    """Rows whose ``by`` key is missing, left out (as ``groupby`` does) and counted."""
-    if not by:
-        return df, {}, 0
-    missing = df[by].isna()
-    per_column = {col: int(missing[col].sum()) for col in by}
-    dropped = missing.to_numpy().any(axis=1)
-    if not dropped.any():
-        return df, per_column, 0
-    kept = pd.DataFrame(df[~dropped])
-    return kept, per_column, int(dropped.sum())
-
-
 def _groups(items: pd.Index, by: list[Hashable]) -> tuple[pd.Index | None, IntArray]:
     if not by:
         return None, np.zeros(len(items), dtype=np.int64)
@@ -90,7 +80,7 @@ def read_batch(df: object, spec: Spec, defer: bool = False) -> Batch:
     by = list(spec.by)
     _require_columns(df, {"by": by})
     n_rows = len(df)
-    df, missing_by, n_missing_by = _drop_missing_by(df, by)
+    df, missing_by, n_missing_by = drop_missing_keys(df, by)
     if spec.layout == "long":
         return _long(df, spec, by, n_rows, missing_by, n_missing_by, defer)
     return _wide(df, spec, by, n_rows, missing_by, n_missing_by)

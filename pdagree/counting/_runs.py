@@ -23,12 +23,13 @@ import pandas as pd
 
 from .._typing import BoolArray, FloatArray, IntArray
 
-__all__ = ["KeyCounts", "Registry", "pack", "unpack"]
+__all__ = ["ITEMS", "LIMIT", "KeyCounts", "Registry", "check_sizes", "pack", "unpack"]
 
 #: Bits of each coordinate in a packed key (three coordinates fit in 63 bits).
 BITS = 21
 LIMIT = 1 << BITS
-_WIDE = 1 << 31  # items (the first coordinate of a two-coordinate key) may be many more
+#: Items a tally counts at most (the first coordinate of a two-coordinate key).
+ITEMS = 1 << 31
 
 
 def pack(first: IntArray, second: IntArray, third: IntArray | None = None) -> IntArray:

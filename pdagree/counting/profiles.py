@@ -20,10 +20,11 @@ import numpy as np
 import pandas as pd
 
 from .._typing import FloatArray, IntArray, as_float
+from ..encoding._by import missing_by_message
 from ..encoding._labels import DtypeCategories
-from ._runs import KeyCounts, Registry, pack, unpack
+from ._runs import KeyCounts, Registry, unpack
 from .spec import Spec
-from .state import Counts
+from .state import Counts, add_missing_by, add_rater_counts
 
 __all__ = ["MAX_PROFILE_LABELS", "Profiles", "distinct_rows"]
 
@@ -126,9 +127,7 @@ class Profiles:
             group_of = self.groups.codes(other.groups.index())
         else:
             group_of = np.zeros(max(len(other.groups), 1), dtype=np.int64)
-        keys, values = other.nck.merged()
-        g, c, k = unpack(keys, 3)
-        self.nck.add(pack(group_of[g], rater[c], label[k]), values)
+        add_rater_counts(self.nck, other.nck, group_of, rater, label)
         for group, rows, weight in other.parts:
             moved = np.zeros((len(rows), len(self.labels)))
             moved[:, label[: rows.shape[1]]] = rows
@@ -136,8 +135,7 @@ class Profiles:
         self.n_rows += other.n_rows
         self.n_annotations += other.n_annotations
         self.n_missing_by += other.n_missing_by
-        for col, n in other.missing_by.items():
-            self.missing_by[col] = self.missing_by.get(col, 0) + n
+        add_missing_by(self.missing_by, other.missing_by)
         self.repeated.extend(other.repeated)
         self.repeated_rows.extend(other.repeated_rows)
         if other.from_dtype is not None:
@@ -145,10 +143,7 @@ class Profiles:
 
     def missing_by_message(self) -> str | None:
         """The pandas path's warning about rows left out for a missing ``by`` key."""
-        probe = Counts(self.spec)
-        probe.n_rows, probe.n_missing_by = self.n_rows, self.n_missing_by
-        probe.missing_by = self.missing_by
-        return probe.missing_by_message()
+        return missing_by_message(self.n_rows, self.n_missing_by, self.missing_by)
 
     def distinct(self) -> tuple[IntArray, FloatArray, FloatArray]:
         """Every distinct (group, row) with its multiplicity; rows over the labels in the

@@ -23,14 +23,15 @@ import numpy as np
 import pandas as pd
 
 from .._typing import IntArray
+from ..encoding._by import missing_by_message
 from ..encoding._factorize import factorize_columns
 from ..encoding._labels import DtypeCategories, _fmt
-from ..encoding._ranks import check_unique_items, repeated_pairs
+from ..encoding._ranks import repeated_items, repeated_pairs
 from ._batch import Batch, read_batch
-from ._runs import LIMIT, KeyCounts, Registry, check_sizes, pack, unpack
+from ._runs import ITEMS, LIMIT, KeyCounts, Registry, check_sizes, pack, unpack
 from .spec import Spec
 
-__all__ = ["Counts"]
+__all__ = ["Counts", "add_missing_by", "add_rater_counts", "repeated_error"]
 
 
 class Counts:
@@ -146,8 +147,7 @@ class Counts:
         self.n_rows += batch.n_rows
         self.n_annotations += len(batch.item)
         self.n_missing_by += batch.n_missing_by
-        for col, n in batch.missing_by.items():
-            self.missing_by[col] = self.missing_by.get(col, 0) + n
+        add_missing_by(self.missing_by, batch.missing_by)
         self._dtype(batch.from_dtype)
 
     def absorb(self, other: Counts) -> None:
@@ -166,7 +166,7 @@ class Counts:
         if other.pairs is not None and self.pairs is not None:
             keys, _ = other.pairs.merged()
             i, c = unpack(keys, 2)
-            self._pairs(item[i], rater[c])
+            self._pairs(self.pairs, item[i], rater[c])
         if other.repeated and self.repeated is not None:
             self.repeated.extend(other.repeated)
         if other.rows is not None and self.rows is not None:
@@ -176,28 +176,30 @@ class Counts:
         keys, counts = other.nik.merged()
         i, k = unpack(keys, 2)
         self.nik.add(pack(item[i], label[k]), counts)
-        keys, counts = other.nck.merged()
-        g, c, k = unpack(keys, 3)
-        self.nck.add(pack(group[g], rater[c], label[k]), counts)
+        add_rater_counts(self.nck, other.nck, group, rater, label)
         self.n_batches += other.n_batches
         self.n_rows += other.n_rows
         self.n_annotations += other.n_annotations
         self.n_missing_by += other.n_missing_by
-        for col, n in other.missing_by.items():
-            self.missing_by[col] = self.missing_by.get(col, 0) + n
+        add_missing_by(self.missing_by, other.missing_by)
         self._dtype(other.from_dtype)
 
+    def plus(self, other: Counts) -> Counts:
+        """These counts and ``other``'s, as new counts (neither is changed)."""
+        out = self.copy()
+        out.absorb(other)
+        return out
+
     def _check_limits(self) -> None:
-        check_sizes("items", len(self.items), 1 << 31)
+        check_sizes("items", len(self.items), ITEMS)
         check_sizes("raters", len(self.raters), LIMIT)
         check_sizes("distinct labels", len(self.labels), LIMIT)
         check_sizes("`by` groups", len(self.groups), LIMIT)
 
-    def _pairs(self, item: IntArray, rater: IntArray) -> None:
-        """Count the (item, rater) pairs, refusing those counted before."""
-        assert self.pairs is not None
+    def _pairs(self, pairs: KeyCounts, item: IntArray, rater: IntArray) -> None:
+        """Count the (item, rater) pairs in ``pairs``, refusing those counted before."""
         keys = pack(item, rater)
-        seen = self.pairs.contains(keys)
+        seen = pairs.contains(keys)
         if seen.any():
             n = int(seen.sum())
             items = self.items.take(item[seen])
@@ -206,13 +208,13 @@ class Counts:
                 raise repeated_pairs(np.arange(n) * n + np.arange(n), items, raters)
             self.repeated.append((items, raters))
             keys = keys[~seen]
-        self.pairs.add(keys)
+        pairs.add(keys)
 
     def _add(
         self, item: IntArray, rater: IntArray, label: IntArray, group: IntArray, count: Any
     ) -> None:
         if self.pairs is not None:
-            self._pairs(item, rater)
+            self._pairs(self.pairs, item, rater)
         self.nik.add(pack(item, label), count)
         self.nck.add(pack(group, rater, label), count)
 
@@ -287,14 +289,7 @@ class Counts:
 
     def missing_by_message(self) -> str | None:
         """The pandas path's warning about rows left out for a missing ``by`` key."""
-        if not self.n_missing_by:
-            return None
-        shown = ", ".join(f"{col!r} on {n}" for col, n in self.missing_by.items() if n)
-        return (
-            f"`by` is missing on {self.n_missing_by} of {self.n_rows} rows ({shown}); they are "
-            "left out, as `groupby` does. Fill them (e.g. `df[col].fillna('unknown')`) to keep "
-            "them as a group of their own."
-        )
+        return missing_by_message(self.n_rows, self.n_missing_by, self.missing_by)
 
     def describe(self) -> str:
         by = f", {len(self.groups)} groups" if self.spec.by else ""
@@ -310,17 +305,12 @@ def repeated_error(
 ) -> ValueError | None:
     """The pandas path's error for the (item, rater) pairs ``repeated`` across the parts of
     one frame (their item and rater keys), or for a wide frame's item keys ``rows`` found in
-    more than one row; ``None`` when there are none. Raised here for the rows (the message
-    of :func:`~pdagree.encoding._ranks.check_unique_items`)."""
+    more than one row; ``None`` when there are none."""
     by = list(spec.by)
     if rows:
         keys = rows[0].append(rows[1:]) if len(rows) > 1 else rows[0]
-        index = pd.Index(keys.get_level_values(-1) if by else keys)
-        group, groups = np.zeros(len(keys), dtype=np.int64), None
-        if by:
-            group, groups = factorize_columns(keys.to_frame(index=False).iloc[:, : len(by)], by)
-        doubled = index.append(index)
-        check_unique_items(doubled, np.concatenate([group, group]), groups)
+        labels = pd.Index(keys.get_level_values(-1) if by else keys)
+        return repeated_items(labels.unique(), bool(by))
     if not repeated:
         return None
     names = [*by, spec.item]
@@ -331,3 +321,19 @@ def repeated_error(
     item, items = factorize_columns(frame, names)
     rater, raters = factorize_columns(pd.DataFrame({spec.rater: seen_raters}), [spec.rater])
     return repeated_pairs(np.unique(item * len(raters) + rater), items, raters)
+
+
+def add_rater_counts(
+    dest: KeyCounts, src: KeyCounts, group_of: IntArray, rater_of: IntArray, label_of: IntArray
+) -> None:
+    """Add ``src``'s (group, rater, label) counts to ``dest``, each coordinate mapped to
+    ``dest``'s codes by ``group_of``, ``rater_of`` and ``label_of``."""
+    keys, values = src.merged()
+    g, c, k = unpack(keys, 3)
+    dest.add(pack(group_of[g], rater_of[c], label_of[k]), values)
+
+
+def add_missing_by(dest: dict[Hashable, int], src: dict[Hashable, int]) -> None:
+    """Add ``src``'s rows left out per ``by`` column to ``dest``'s."""
+    for col, n in src.items():
+        dest[col] = dest.get(col, 0) + n

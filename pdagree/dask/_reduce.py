@@ -30,12 +30,6 @@ from ..encoding._encode import _require_columns, rater_columns
 __all__ = ["reduce_frame"]
 
 
-def _merged(first: Counts, second: Counts) -> Counts:
-    out = first.copy()
-    out.absorb(second)
-    return out
-
-
 def _warn_missing_by(message: str | None) -> None:
     if message:
         warn(message, PdagreeWarning)
@@ -52,7 +46,7 @@ def _tree(states: list[Any]) -> Any:
     (item, rater) pairs dropped at the root once they are checked."""
     while len(states) > 1:
         pairs = zip(states[::2], states[1::2], strict=False)
-        paired = [dask.delayed(_merged)(a, b) for a, b in pairs]
+        paired = [dask.delayed(Counts.plus)(a, b) for a, b in pairs]
         states = paired + (states[-1:] if len(states) % 2 else [])
     return dask.delayed(Counts.without_pairs)(states[0])
 

@@ -22,8 +22,9 @@ import numpy as np
 import pandas as pd
 
 from .._typing import BoolArray, FloatArray, IntArray
-from ..counting._runs import unpack
+from ..counting._runs import KeyCounts, unpack
 from ..counting.profiles import Profiles, distinct_rows
+from ..counting.spec import Spec
 from ..counting.state import Counts, repeated_error
 from ..encoding._encode import Encoded, _group_codes
 from ..encoding._factorize import factorize_columns
@@ -179,26 +180,39 @@ def _group_of_keys(groups: pd.Index | None, keys: pd.Index) -> IntArray:
     return np.asarray(groups.get_indexer(keys), dtype=np.int64)
 
 
-def _where(counts: Counts) -> str:
-    spec = counts.spec
-    return f"`label` column {spec.label!r}" if spec.layout == "long" else "a rating cell"
+def _check_counted(n_rows: int, n_annotations: int, empty: str) -> None:
+    """Refuse counts of no rows (``empty`` says so) or of no rating."""
+    if n_rows == 0:
+        raise ValueError(empty)
+    if n_annotations == 0:
+        raise ValueError(
+            "the batches hold no ratings: every label is missing. Agreement needs items rated "
+            "by at least two raters."
+        )
 
 
-def _categories(counts: Counts) -> tuple[IntArray, pd.Index, bool]:
-    """Per distinct label counted, its category code; the categories; whether their order
-    is declared."""
-    spec = counts.spec
-    keys, weight = counts.nik.merged()
-    _, label_g = unpack(keys, 2)
-    labels = counts.labels.index()
-    totals = np.bincount(label_g, weights=weight, minlength=len(labels)).astype(np.float64)
+def _label_lookup(
+    spec: Spec, labels: pd.Index, totals: FloatArray, from_dtype: DtypeCategories | None
+) -> tuple[IntArray, pd.Index, bool]:
+    """Per distinct label counted (``totals`` ratings each), its category code (-1 for a
+    label never used); the categories; whether their order is declared."""
     used = totals > 0
+    where = f"`label` column {spec.label!r}" if spec.layout == "long" else "a rating cell"
     codes, cats, ordered = label_codes(
-        labels[used], totals[used], spec.categories, counts.from_dtype, _where(counts)
+        labels[used], totals[used], spec.categories, from_dtype, where
     )
     lookup = np.full(len(labels), -1, dtype=np.int64)
     lookup[used] = codes
     return lookup, cats, ordered
+
+
+def _categories(counts: Counts) -> tuple[IntArray, pd.Index, bool]:
+    """:func:`_label_lookup` of the labels of ``counts``."""
+    keys, weight = counts.nik.merged()
+    _, label_g = unpack(keys, 2)
+    labels = counts.labels.index()
+    totals = np.bincount(label_g, weights=weight, minlength=len(labels)).astype(np.float64)
+    return _label_lookup(counts.spec, labels, totals, counts.from_dtype)
 
 
 def check_declared(counts: Counts) -> None:
@@ -206,49 +220,66 @@ def check_declared(counts: Counts) -> None:
     _categories(counts)
 
 
+def _rater_order(spec: Spec, raters_all: pd.Index) -> tuple[IntArray, pd.Index]:
+    """Per rater counted, its code in the pandas path's order, and the raters in that order
+    (sorted for a long frame, the columns' order for a wide one)."""
+    if spec.layout == "long":
+        return factorize_columns(raters_all.to_frame(index=False), [spec.rater])
+    return np.arange(len(raters_all), dtype=np.int64), raters_all
+
+
+def _rater_tensor(
+    nck: KeyCounts,
+    group_of: IntArray,
+    rater_of: IntArray,
+    label_of: IntArray,
+    n_groups: int,
+    raters: pd.Index,
+    n_categories: int,
+) -> FloatArray:
+    """``n_gck`` from the counted (group, rater, label) cells, the codes of each in the
+    final order; refused below two raters with ratings."""
+    keys, values = nck.merged()
+    g, c, k = unpack(keys, 3)
+    flat = (group_of[g] * len(raters) + rater_of[c]) * n_categories + label_of[k]
+    total = np.bincount(flat, weights=values, minlength=n_groups * len(raters) * n_categories)
+    out: FloatArray = total.reshape(n_groups, len(raters), n_categories).astype(np.float64)
+    active = out.sum(axis=(0, 2)) > 0
+    if active.sum() < 2:
+        raise ValueError(
+            f"agreement needs at least two raters with ratings; the data have "
+            f"{int(active.sum())} ({_fmt(list(raters[active]))})."
+        )
+    return out
+
+
 def count_data(counts: Counts) -> CountData:
     """The rating data of ``counts``, as the pandas path reads the frames they counted."""
     spec = counts.spec
-    if counts.n_rows == 0:
-        raise ValueError(
-            "nothing is counted yet (0 rows): agreement needs items rated by at least two "
-            "raters. Add a batch first."
-        )
-    if counts.n_annotations == 0:
-        raise ValueError(
-            "the batches hold no ratings: every label is missing. Agreement needs items rated "
-            "by at least two raters."
-        )
+    _check_counted(
+        counts.n_rows,
+        counts.n_annotations,
+        "nothing is counted yet (0 rows): agreement needs items rated by at least two raters. "
+        "Add a batch first.",
+    )
     lookup, cats, ordered = _categories(counts)
     keys, weight = counts.nik.merged()
     item_g, label_g = unpack(keys, 2)
     by = list(spec.by)
     keys_all = counts.items.index()
-    raters_all = counts.raters.index()
     if spec.layout == "long":
         order, items = factorize_columns(keys_all.to_frame(index=False), [*by, spec.item])
-        rater_order, raters = factorize_columns(raters_all.to_frame(index=False), [spec.rater])
         group, groups = _group_codes(items.to_frame(index=False), by, len(items))
     else:
         order = np.arange(len(keys_all), dtype=np.int64)
         items = keys_all.get_level_values(-1) if by else keys_all
         items = pd.Index(items, name=keys_all.names[-1])
-        rater_order, raters = np.arange(len(raters_all), dtype=np.int64), raters_all
         frame = keys_all.to_frame(index=False).iloc[:, : len(by)]
         group, groups = _group_codes(frame, by, len(items))
-    g_keys, c_keys, k_keys = unpack(counts.nck.merged()[0], 3)
-    group_of = _group_of_keys(groups, counts.groups.index()) if by else np.zeros(1, int)
+    rater_order, raters = _rater_order(spec, counts.raters.index())
+    group_of = _group_of_keys(groups, counts.groups.index()) if by else np.zeros(1, np.int64)
     n_groups = 1 if groups is None else len(groups)
-    size = n_groups * len(raters) * len(cats)
-    flat = (group_of[g_keys] * len(raters) + rater_order[c_keys]) * len(cats) + lookup[k_keys]
-    total = np.bincount(flat, weights=counts.nck.merged()[1], minlength=size)
-    nck: FloatArray = total.reshape(n_groups, len(raters), len(cats)).astype(np.float64)
-    active = (nck.sum(axis=(0, 2)) > 0).sum()
-    if active < 2:
-        raise ValueError(
-            f"agreement needs at least two raters with ratings; the batches have {active} "
-            f"({_fmt(list(raters[nck.sum(axis=(0, 2)) > 0]))})."
-        )
+    nck = _rater_tensor(counts.nck, group_of, rater_order, lookup, n_groups, raters, len(cats))
     enc = Encoded(
         layout="long" if spec.layout == "long" else "wide",
         items=items,
@@ -274,65 +305,34 @@ def profile_data(profiles: Profiles) -> CountData:
     error = repeated_error(spec, profiles.repeated, profiles.repeated_rows)
     if error is not None:
         raise error
-    if profiles.n_rows == 0:
-        raise ValueError(
-            "the frame is empty (0 rows): agreement needs items rated by at least two raters."
-        )
-    if profiles.n_annotations == 0:
-        raise ValueError(
-            "the batches hold no ratings: every label is missing. Agreement needs items rated "
-            "by at least two raters."
-        )
+    _check_counted(
+        profiles.n_rows,
+        profiles.n_annotations,
+        "the frame is empty (0 rows): agreement needs items rated by at least two raters.",
+    )
     group_g, rows, weight = profiles.distinct()
     labels = profiles.labels.index()
     totals = (rows * weight[:, None]).sum(axis=0)
-    used = totals > 0
-    where = f"`label` column {spec.label!r}" if spec.layout == "long" else "a rating cell"
-    codes, cats, ordered = label_codes(
-        labels[used], totals[used], spec.categories, profiles.from_dtype, where
-    )
+    lookup, cats, ordered = _label_lookup(spec, labels, totals, profiles.from_dtype)
     onto = np.zeros((len(labels), len(cats)))
-    onto[np.flatnonzero(used), codes] = 1.0
+    used = lookup >= 0
+    onto[np.flatnonzero(used), lookup[used]] = 1.0
     by = list(spec.by)
+    group_of = np.zeros(max(len(profiles.groups), 1), dtype=np.int64)
+    groups: pd.Index | None = None
     if by:
         keys = profiles.groups.index()
-        frame = keys.to_frame(index=False) if isinstance(keys, pd.MultiIndex) else pd.DataFrame(
-            {by[0]: keys}
-        )  # fmt: skip
+        frame = keys.to_frame(index=False)
         frame.columns = by
         present = np.unique(group_g)
         order, groups = factorize_columns(frame.iloc[present].reset_index(drop=True), by)
-        lookup = np.full(len(keys), -1, dtype=np.int64)
-        lookup[present] = order
-        group_f: IntArray = lookup[group_g]
-    else:
-        groups, group_f = None, np.zeros(len(group_g), dtype=np.int64)
+        group_of = np.full(len(keys), -1, dtype=np.int64)
+        group_of[present] = order
     # Rows that became equal once their labels were read as categories are merged.
-    group, nik, m = distinct_rows(group_f, rows @ onto, weight)
-    raters_all = profiles.raters.index()
-    if spec.layout == "long":
-        rater_order, raters = factorize_columns(raters_all.to_frame(index=False), [spec.rater])
-    else:
-        rater_order, raters = np.arange(len(raters_all), dtype=np.int64), raters_all
+    group, nik, m = distinct_rows(group_of[group_g], rows @ onto, weight)
+    rater_order, raters = _rater_order(spec, profiles.raters.index())
     n_groups = 1 if groups is None else len(groups)
-    g_keys, c_keys, k_keys = unpack(profiles.nck.merged()[0], 3)
-    group_lookup = np.zeros(max(len(profiles.groups), 1), dtype=np.int64)
-    if by:
-        group_lookup = lookup
-    label_lookup = np.full(len(labels), -1, dtype=np.int64)
-    label_lookup[used] = codes
-    flat = (group_lookup[g_keys] * len(raters) + rater_order[c_keys]) * len(cats) + label_lookup[
-        k_keys
-    ]
-    size = n_groups * len(raters) * len(cats)
-    total = np.bincount(flat, weights=profiles.nck.merged()[1], minlength=size)
-    nck: FloatArray = total.reshape(n_groups, len(raters), len(cats)).astype(np.float64)
-    active = nck.sum(axis=(0, 2)) > 0
-    if active.sum() < 2:
-        raise ValueError(
-            f"agreement needs at least two raters with ratings; the frame has {int(active.sum())} "
-            f"({_fmt(list(raters[active]))})."
-        )
+    nck = _rater_tensor(profiles.nck, group_of, rater_order, lookup, n_groups, raters, len(cats))
     item, code = np.nonzero(nik)
     enc = Encoded(
         layout="long" if spec.layout == "long" else "wide",

@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 
 from .._typing import FloatArray, IntArray
-from .._warnings import PdagreeWarning, warn
 from ._arguments import as_list as _as_list
 from ._arguments import check_layout_arguments
+from ._by import _drop_missing_keys
 from ._contingency import check_counts, contingency_codes
 from ._factorize import MissingKeyError, distinct_keys, factorize_columns
 from ._label_checks import check_label_markers, check_long_labels, check_rater_sharing
@@ -175,29 +175,6 @@ def _check_by_overlap(by: list[Hashable], columns: dict[str, Hashable]) -> None:
                 raise ValueError(
                     f"`{param}` and `{other}` both name column {col!r}; each needs its own column."
                 )
-
-
-def _drop_missing_keys(df: pd.DataFrame, by: list[Hashable]) -> pd.DataFrame:
-    """Rows whose ``by`` key is missing are left out, as ``groupby`` leaves them out, with a
-    warning that counts them (the user's frame is not modified)."""
-    if not by:
-        return df
-    try:
-        missing = np.asarray(df[by].isna().to_numpy().any(axis=1), dtype=bool)
-    except (KeyError, ValueError, AttributeError):  # repeated names: reported by the layout
-        return df
-    if not missing.any():
-        return df
-    counts = {col: int(df[col].isna().sum()) for col in by if df[col].ndim == 1}
-    shown = ", ".join(f"{col!r} on {n}" for col, n in counts.items() if n)
-    warn(
-        f"`by` is missing on {int(missing.sum())} of {len(df)} rows ({shown}); they are left "
-        "out, as `groupby` does. Fill them (e.g. `df[col].fillna('unknown')`) to keep them as "
-        "a group of their own.",
-        PdagreeWarning,
-    )
-    kept: pd.DataFrame = df[~missing]
-    return kept
 
 
 def _group_codes(

@@ -33,6 +33,7 @@ __all__ = [
     "check_rank_layout",
     "check_unique_items",
     "rank_codes",
+    "repeated_items",
     "repeated_pairs",
     "resolve",
     "split_cells",
@@ -245,9 +246,14 @@ def check_unique_items(index: pd.Index, group: IntArray, groups: pd.Index | None
     repeated = keys.duplicated()
     if not repeated.any():
         return
-    dup = index[repeated].unique()
-    where = "" if groups is None else " within a `by` group"
-    raise ValueError(
+    raise repeated_items(index[repeated].unique(), groups is not None)
+
+
+def repeated_items(dup: pd.Index, grouped: bool) -> ValueError:
+    """The error for the wide frame's items ``dup`` (index labels) found in more than one
+    row (within a ``by=`` group when ``grouped``)."""
+    where = " within a `by` group" if grouped else ""
+    return ValueError(
         f"the index of a wide frame names the items, one row each; {len(dup)} items have "
         f"more than one row{where}, e.g. {_fmt(dup.tolist())}. A frame of one row per "
         "annotation is a long frame: pass `item=`, `rater=`, `label=` (--item, --rater, "

@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from .._warnings import PdagreeWarning, warn
-from ..encoding._labels import _fmt
+from ._frames import one_kind, ranked
 
 __all__ = ["read_label_studio"]
 
@@ -135,25 +135,8 @@ def read_label_studio(path_or_obj: Any, *, from_name: str | None = None) -> pd.D
             PdagreeWarning,
         )
     frame = pd.DataFrame(rows, columns=_COLUMNS)
-    controls = list(dict.fromkeys(frame["from_name"]))
-    if from_name is not None:
-        if from_name not in controls:
-            raise ValueError(
-                f"`from_name` {from_name!r} answers nothing in this export; its controls are "
-                f"{_fmt(controls)}."
-            )
-        frame = frame[frame["from_name"] == from_name]
-    elif len(controls) > 1:
-        raise ValueError(
-            f"the export holds answers of {len(controls)} controls, {_fmt(controls)}; pass "
-            "`from_name=` (--from-name on the command line) to choose one."
-        )
-    frame = frame.reset_index(drop=True)
-    if frame["rank"].fillna(1).eq(1).all():
-        frame = frame.drop(columns="rank")
-    else:
-        frame["rank"] = frame["rank"].astype("Int64")
-    return frame
+    frame = one_kind(frame, "from_name", from_name, "from_name", "--from-name", "controls")
+    return ranked(frame)
 
 
 _COLUMNS = [

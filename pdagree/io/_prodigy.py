@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 
 from .._warnings import PdagreeWarning, warn
-from ..encoding._labels import _fmt
+from ._frames import one_kind, ranked
 
 __all__ = ["read_prodigy"]
 
@@ -129,18 +129,4 @@ def read_prodigy(path: Any, *, view: str | None = None) -> pd.DataFrame:
         warn(f"Prodigy answers left out: {shown}.", PdagreeWarning)
     columns = ["item", "rater", "label", "rank", "task_label", "task_hash", "view", "timestamp"]
     frame = pd.DataFrame(rows, columns=columns)
-    views = [v for v in dict.fromkeys(frame["view"]) if v is not None]
-    if view is not None:
-        if view not in views:
-            raise ValueError(f"`view` {view!r} answers nothing here; the views are {_fmt(views)}.")
-        frame = frame[frame["view"] == view]
-    elif len(views) > 1:
-        raise ValueError(
-            f"the data hold answers of {len(views)} interfaces, {_fmt(views)}; pass `view=` "
-            "(--view on the command line) to choose one."
-        )
-    frame = frame.reset_index(drop=True)
-    if frame["rank"].eq(1).all():
-        return frame.drop(columns="rank")
-    frame["rank"] = frame["rank"].astype("Int64")
-    return frame
+    return ranked(one_kind(frame, "view", view, "view", "--view", "interfaces"))
