@@ -358,3 +358,45 @@ def test_distinct_rows_packed_and_compared_agree(seed: int, top: int, width: int
         want[key] = want.get(key, 0.0) + wi
     got = {(float(gi), *ri.tolist()): wi for gi, ri, wi in zip(g, r, w, strict=True)}
     assert got == want
+
+
+def test_a_flipped_byte_inside_an_array_is_refused(tmp_path: Path) -> None:
+    # Each member's CRC-32, which zipfile checks on reading, catches damage the archive's
+    # structure does not show; the sealed comment catches arrays written again.
+    tally = Tally.from_frame(frame(13), item="item", rater="rater", label="label")
+    path = tmp_path / "t.npz"
+    tally.save(path)
+    raw = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as archive:
+        info = archive.getinfo("nik.counts.npy")
+    at = info.header_offset + 30 + len(info.filename) + len(info.extra) + info.file_size // 2
+    raw[at] ^= 0xFF
+    (tmp_path / "flipped.npz").write_bytes(bytes(raw))
+    with pytest.raises(ValueError, match="not a readable pdagree tally"):
+        Tally.load(tmp_path / "flipped.npz")
+
+
+@settings(max_examples=60, deadline=None)
+@given(batches=st.lists(st.lists(st.integers(0, 40), max_size=25), max_size=12))
+def test_runs_add_up_as_one_sort_would(batches: list[list[int]]) -> None:
+    # The runs merged as a binary counter carries (counting/_runs.py) give every key once
+    # with its total, as one np.unique of everything added would.
+    from pdagree.counting._runs import KeyCounts
+
+    runs = KeyCounts()
+    for j, keys in enumerate(batches):
+        runs.add(np.asarray(keys, dtype=np.int64), np.full(len(keys), j + 1.0))
+        assert len(runs.runs) <= 1 + int(np.log2(max(len(runs), 1)) * 2) + 1
+    everything = np.concatenate(
+        [np.asarray(k, dtype=np.int64) for k in batches] + [np.zeros(0, np.int64)]
+    )
+    weights = np.concatenate(
+        [np.full(len(k), j + 1.0) for j, k in enumerate(batches)] + [np.zeros(0)]
+    )
+    unique, inverse = np.unique(everything, return_inverse=True)
+    keys, counts = runs.merged()
+    np.testing.assert_array_equal(keys, unique)
+    np.testing.assert_allclose(
+        counts, np.bincount(inverse, weights=weights, minlength=len(unique))
+    )
+    assert runs.contains(unique).all() and not runs.contains(np.array([-1, 41])).any()

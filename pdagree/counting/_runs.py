@@ -68,6 +68,26 @@ def _consolidate(keys: IntArray, counts: FloatArray) -> tuple[IntArray, FloatArr
     return unique.astype(np.int64), summed.astype(np.float64)
 
 
+def _merge(
+    first: tuple[IntArray, FloatArray], second: tuple[IntArray, FloatArray]
+) -> tuple[IntArray, FloatArray]:
+    """Two runs (sorted distinct keys with counts) as one, in time linear in their sizes:
+    the smaller one's keys are found in the larger by binary search, their counts added where
+    present, the rest inserted in order (no sort of the larger run)."""
+    (k1, c1), (k2, c2) = (first, second) if len(first[0]) >= len(second[0]) else (second, first)
+    if len(k2) == 0:
+        return k1, c1
+    if len(k1) == 0:
+        return k2, c2
+    at = np.searchsorted(k1, k2)
+    hit = k1[np.minimum(at, len(k1) - 1)] == k2
+    counts = c1.copy()
+    counts[at[hit]] += c2[hit]
+    new = ~hit
+    keys: IntArray = np.insert(k1, at[new], k2[new])
+    return keys, np.insert(counts, at[new], c2[new])
+
+
 class KeyCounts:
     """Sorted distinct ``int64`` keys, each with a count, in runs (see the module)."""
 
@@ -89,15 +109,16 @@ class KeyCounts:
         weights = np.ones(len(keys)) if counts is None else np.asarray(counts, dtype=np.float64)
         self.runs.append(_consolidate(np.asarray(keys, dtype=np.int64), weights))
         while len(self.runs) > 1 and len(self.runs[-2][0]) <= 2 * len(self.runs[-1][0]):
-            (k2, c2), (k1, c1) = self.runs.pop(), self.runs.pop()
-            self.runs.append(_consolidate(np.concatenate([k1, k2]), np.concatenate([c1, c2])))
+            last, before = self.runs.pop(), self.runs.pop()
+            self.runs.append(_merge(before, last))
 
     def merged(self) -> tuple[IntArray, FloatArray]:
         """Every key once with its total count, sorted (the runs become one)."""
-        if len(self.runs) != 1:
-            keys = np.concatenate([k for k, _ in self.runs]) if self.runs else np.zeros(0, int)
-            counts = np.concatenate([c for _, c in self.runs]) if self.runs else np.zeros(0)
-            self.runs = [_consolidate(keys.astype(np.int64), counts.astype(np.float64))]
+        if not self.runs:
+            self.runs = [(np.zeros(0, dtype=np.int64), np.zeros(0))]
+        while len(self.runs) > 1:  # over the runs (a few: see the module), smallest first
+            last, before = self.runs.pop(), self.runs.pop()
+            self.runs.append(_merge(before, last))
         return self.runs[0]
 
     def contains(self, keys: IntArray) -> BoolArray:

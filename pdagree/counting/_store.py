@@ -4,15 +4,18 @@ Format ``pdagree.Tally`` version 1, one ``.npz`` archive (``numpy.savez``, or
 ``numpy.savez_compressed`` with ``compress=True``) read with ``allow_pickle=False``:
 
 - ``header``: UTF-8 JSON as ``uint8``: ``format``, ``version``, the tally's arguments, its
-  counters, the kinds of the key arrays below, and ``sha256``, the digest of every other
-  member (name, dtype, shape and bytes, in name order): a file changed after it was written
-  is refused;
+  counters and the kinds of the key arrays below;
 - ``nik.keys``, ``nik.counts``, ``nck.keys``, ``nck.counts``, ``pairs.keys``: the count
   runs (:mod:`._runs`), merged;
 - per registry (``items``, ``groups``, ``raters``, ``labels``, and ``dtype`` for the labels'
   Categorical categories) and level ``j``: ``<name>.<j>``, the keys as a NumPy array of
   numbers, or as UTF-8 bytes (``<name>.<j>.bytes``) cut at ``<name>.<j>.offsets`` when they
   are text; keys that mix kinds (numbers and text) are kept in the header as JSON.
+
+The archive's comment seals it: ``pdagree.Tally sha256:`` and the digest of every member's
+name, size and CRC-32. zipfile checks each member's bytes against its CRC-32 when it reads
+them, so a damaged member, and a file whose arrays were changed and written again, are refused
+without hashing the arrays a second time.
 
 Keys, column names and labels must be numbers, booleans, text, dates, or tuples of these;
 anything else is refused when saving, naming it.
@@ -126,13 +129,13 @@ def _get_index(entry: dict[str, Any], name: str, data: Any) -> pd.Index:
 # --------------------------------------------------------------------------- files
 
 
-def _digest(arrays: dict[str, np.ndarray[Any, Any]]) -> str:
+def _seal(archive: zipfile.ZipFile) -> bytes:
+    """The archive comment that seals its members: a digest of their names, sizes and
+    CRC-32s (the CRCs zipfile checks the bytes against on every read)."""
     h = hashlib.sha256()
-    for name in sorted(arrays):
-        a = np.ascontiguousarray(arrays[name])
-        h.update(f"{name}|{a.dtype.str}|{a.shape}|".encode())
-        h.update(a.tobytes())
-    return h.hexdigest()
+    for info in sorted(archive.infolist(), key=lambda member: member.filename):
+        h.update(f"{info.filename}|{info.file_size}|{info.CRC}\n".encode())
+    return f"{FORMAT} sha256:{h.hexdigest()}".encode()
 
 
 def write_counts(counts: Counts, path: str | os.PathLike[str], compress: bool = False) -> None:
@@ -169,12 +172,13 @@ def write_counts(counts: Counts, path: str | os.PathLike[str], compress: bool = 
         "missing_by": [[_to_json(c, "`by`"), n] for c, n in counts.missing_by.items()],
         "ordered": None if dtype is None else dtype.ordered,
         "registries": registries,
-        "sha256": _digest(arrays),
     }
     blob = np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)
     with open(path, "wb") as handle:
         save = np.savez_compressed if compress else np.savez
         save(handle, header=blob, **arrays)  # type: ignore[arg-type]
+    with zipfile.ZipFile(path, "a") as archive:  # the comment only: the members stay
+        archive.comment = _seal(archive)
 
 
 def _damaged(path: Any, why: str) -> ValueError:
@@ -188,7 +192,10 @@ def read_counts(path: str | os.PathLike[str]) -> Counts:
     """The counts :func:`write_counts` wrote to ``path``."""
     with open(path, "rb") as handle:  # FileNotFoundError as it is
         try:
-            with np.load(handle, allow_pickle=False) as data:
+            with zipfile.ZipFile(handle) as archive:
+                sealed = archive.comment == _seal(archive)
+            handle.seek(0)
+            with np.load(handle, allow_pickle=False) as data:  # each member's CRC-32 checked
                 members = {name: data[name] for name in data.files}
         except (zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError) as exc:
             raise _damaged(path, f"{type(exc).__name__}: {exc}") from None
@@ -204,7 +211,7 @@ def read_counts(path: str | os.PathLike[str]) -> Counts:
             f"this pdagree reads version {VERSION}. Read it with the pdagree that wrote it and "
             "rebuild the tally from the annotations."
         )
-    if _digest(members) != header.get("sha256"):
+    if not sealed:
         raise _damaged(path, "its arrays do not match the checksum written with them")
     arguments: dict[str, Any] = {k: _from_json(v) for k, v in header["spec"].items()}
     counts = Counts(Spec.of(**arguments))
