@@ -656,3 +656,26 @@ def test_labels_that_only_look_alike_are_not_announced():
     pd.DataFrame({"a": [1, 2, 1], "b": [1, 2, 2]}).agree()
     cased = pd.DataFrame({"a": ["US", "us", "US"], "b": ["US", "us", "us"]})
     cased.agree(categories=["US", "us"])
+
+
+def test_a_tally_and_dask_announce_case_variants_as_the_pandas_path_does():
+    crowd = _crowd()
+    shape = {"item": "tweet", "rater": "worker", "label": "sentiment"}
+    with pytest.warns(pdagree.LayoutWarning) as expected:
+        value = float(crowd.agree(**shape).fleiss())
+    tally = pdagree.Tally(**shape)
+    tally.add(crowd.iloc[:500])
+    tally.add(crowd.iloc[500:])
+    with pytest.warns(pdagree.LayoutWarning) as seen:
+        assert float(tally.fleiss()) == pytest.approx(value, abs=1e-12)
+    assert [str(w.message) for w in seen] == [str(w.message) for w in expected]
+    dd = pytest.importorskip("dask.dataframe")
+    pytest.importorskip("pdagree.dask")
+    lazy = dd.from_pandas(crowd, npartitions=3)
+    with pytest.warns(pdagree.LayoutWarning) as seen:
+        assert float(lazy.agree(**shape).fleiss()) == pytest.approx(value, abs=1e-12)
+    assert [str(w.message) for w in seen] == [str(w.message) for w in expected]
+    declared = sorted(crowd["sentiment"].unique())
+    declared_tally = pdagree.Tally(**shape, categories=declared)
+    declared_tally.add(crowd)
+    declared_tally.fleiss()  # declared categories are the user's: no warning
