@@ -26,6 +26,7 @@ import pandas as pd
 from .._kernels import agreement as K
 from .._kernels import multilabel as KM
 from .._typing import BoolArray, FloatArray, IntArray
+from ..encoding._labels import _fmt, _plain
 from .base import MIN_SHARED_ITEMS, Components
 from .data import MAX_PAIR_CELLS, RatingData
 
@@ -452,7 +453,8 @@ def _label_subsets(data: RatingData, labels: Sequence[Any] | None) -> tuple[pd.I
             unknown = [g for g, c in zip(group, codes, strict=True) if c < 0]
             raise ValueError(
                 f"`labels` entries must be labels of the data or non-empty lists of them; "
-                f"{entry!r} has {unknown or 'none'}. The labels are {list(cats[:10])}."
+                f"{_plain(entry)!r} has {_fmt(unknown) if unknown else 'none'}. The labels are "
+                f"{_fmt(list(cats))}."
             )
         names.append(tuple(group) if merged else entry)
         member[row, codes] = True

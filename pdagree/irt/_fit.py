@@ -9,6 +9,7 @@ import numpy as np
 from .._typing import BoolArray, FloatArray
 from .._warnings import ConvergenceWarning, warn
 from ..definitions import RatingData
+from ..encoding._labels import _plain
 from ._data import IRTData, prepare
 from ._model import extend_thresholds, gauss_hermite, loglik_gradient
 from ._result import GradedResponseFit
@@ -95,11 +96,11 @@ class _Problem:
         if i >= self.n_thresholds:
             if self.constrained:
                 return "common discrimination"
-            return f"discrimination of judge {raters[i - self.n_thresholds]!r}"
+            return f"discrimination of judge {_plain(raters[i - self.n_thresholds])!r}"
         judge, m = (int(x[i]) for x in np.nonzero(self.fitted))
         return (
-            f"threshold of judge {raters[judge]!r} between categories {categories[m]!r} and "
-            f"{categories[m + 1]!r}"
+            f"threshold of judge {_plain(raters[judge])!r} between categories "
+            f"{_plain(categories[m])!r} and {_plain(categories[m + 1])!r}"
         )
 
     def loglik_gradient(self, nu: FloatArray) -> tuple[float, FloatArray]:
