@@ -60,6 +60,9 @@ def test_errors_name_raters_items_labels_and_groups_plainly():
         "`item` names column 0, which is not in the frame": lambda: df.agree(
             item=N64(0), rater=N64(1), label=N64(2)
         ),
+        "`categories` must not hold a missing value; got nan.": lambda: df.agree(
+            categories=[1, 2, np.float64("nan")]
+        ),
         "rating column 11 holds the label 9, which is not among the categories [1, 2, 3] of "
         "the ordered Categorical rating column 10": lambda: ordered.agree(),
     }
