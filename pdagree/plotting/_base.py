@@ -61,10 +61,11 @@ LEGEND_FRAME = 5.0
 
 def legend_beside(ax: Any, title: str, n_entries: int) -> Any:
     """A legend to the right of ``ax``, in as many columns as the figure's height needs for
-    ``n_entries`` (in a smaller font above :data:`MANY` of them). On a figure a chart made (:func:`axes` with ``constrained=True``) the
-    layout makes room for it, so the saved figure holds it whole (``savefig`` without
-    ``bbox_inches="tight"``); beside an Axes of the caller's, the room is the caller's to give
-    (``plt.subplots(layout="constrained")``, or ``bbox_inches="tight"`` when saving)."""
+    ``n_entries`` (in a smaller font above :data:`MANY` of them). On a figure a chart made
+    (:func:`axes` with ``constrained=True``) the layout makes room for it, so the saved
+    figure holds it whole (``savefig`` without ``bbox_inches="tight"``); beside an Axes of
+    the caller's, the room is the caller's to give (``plt.subplots(layout="constrained")``,
+    or ``bbox_inches="tight"`` when saving)."""
     from matplotlib import rcParams
     from matplotlib.font_manager import FontProperties
 
