@@ -108,3 +108,23 @@ def test_fmt_and_plain_show_python_values():
     nanoseconds = np.datetime64("2024-01-01T00:00:00.000000000")
     assert _plain(stamp) is stamp
     assert _plain(nanoseconds) is nanoseconds  # .item() would give an int of nanoseconds
+
+
+def test_options_given_as_numpy_scalars_are_shown_plainly():
+    df = pdagree.datasets.load("fleiss1971")
+    expected = {
+        "e.g. 0.95; got 1.5.": lambda: df.agree.fleiss(confidence_level=np.float64(1.5)),
+        "`n_resamples` must be at least 1, e.g. 2000; got 0.": lambda: df.agree.fleiss(
+            confidence_level=0.9, method="bootstrap", n_resamples=N64(0)
+        ),
+        "`n_items` must be an integer >= 1; got 0.": lambda: pdagree.datasets.make_crowd_sparse(
+            n_items=N64(0)
+        ),
+        "`beta` must be a positive number; got -1.0.": lambda: df.agree.against(
+            "rater1", beta=np.float64(-1.0)
+        ),
+    }
+    for text, call in expected.items():
+        message = _message(call)
+        assert text in message, message
+        assert not NUMPY_SCALAR.search(message), message

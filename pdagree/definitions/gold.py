@@ -220,9 +220,9 @@ def _check_beta(beta: object) -> float | None:
     if beta is None:
         return None
     if isinstance(beta, (bool, np.bool_)) or not isinstance(beta, (int, float, np.number)):
-        raise TypeError(f"`beta` must be a positive number; got {beta!r}.")
+        raise TypeError(f"`beta` must be a positive number; got {_plain(beta)!r}.")
     if not (np.isfinite(beta) and float(beta) > 0):
-        raise ValueError(f"`beta` must be a positive number; got {beta!r}.")
+        raise ValueError(f"`beta` must be a positive number; got {_plain(beta)!r}.")
     return float(beta)
 
 

@@ -53,10 +53,10 @@ _P_RULE = "between 0.5 and 1 (the weight of a primary label; 1 - p goes to the s
 def check_p(p: Any) -> float:
     """``p`` as a float in [0.5, 1]; a TypeError or ValueError naming the value otherwise."""
     if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
-        raise TypeError(f"`p` must be a number {_P_RULE}; got {p!r}.")
+        raise TypeError(f"`p` must be a number {_P_RULE}; got {_plain(p)!r}.")
     value = float(p)
     if not 0.5 <= value <= 1.0:  # nan too
-        raise ValueError(f"`p` must be {_P_RULE}; got {p!r}.")
+        raise ValueError(f"`p` must be {_P_RULE}; got {_plain(p)!r}.")
     return value
 
 
@@ -337,11 +337,11 @@ def classify_items(kappa: pd.DataFrame, *, high: float = 0.6, tolerance: float =
 
 def _check_threshold(value: Any, name: str, minimum: float | None = None) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"`{name}` must be a number; got {value!r}.")
+        raise TypeError(f"`{name}` must be a number; got {_plain(value)!r}.")
     out = float(value)
     if not np.isfinite(out) or (minimum is not None and out < minimum):
         rule = "a finite number" if minimum is None else f"a finite number >= {minimum:g}"
-        raise ValueError(f"`{name}` must be {rule}; got {value!r}.")
+        raise ValueError(f"`{name}` must be {rule}; got {_plain(value)!r}.")
     return out
 
 

@@ -260,7 +260,8 @@ def _check_options(constrained: object, quadrature: object, max_iterations: obje
         and quadrature > MAX_QUADRATURE
     ):
         raise ValueError(
-            f"`quadrature` must be an integer from 3 to {MAX_QUADRATURE}; got {quadrature!r}. "
+            f"`quadrature` must be an integer from 3 to {MAX_QUADRATURE}; got "
+            f"{_plain(quadrature)!r}. "
             "More nodes change the likelihood by nothing measurable and cost memory in "
             "proportion (the default, 21, is ltm's)."
         )
@@ -273,7 +274,7 @@ def _check_options(constrained: object, quadrature: object, max_iterations: obje
             or not isinstance(value, (int, np.integer))
             or value < least
         ):
-            raise ValueError(f"`{name}` must be an integer >= {least}; got {value!r}.")
+            raise ValueError(f"`{name}` must be an integer >= {least}; got {_plain(value)!r}.")
 
 
 def fit(
