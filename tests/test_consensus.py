@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from peers import peer
 
 import pdagree
 from pdagree import ConvergenceWarning
@@ -276,7 +277,7 @@ def test_duck_identification_accuracy_against_its_truth() -> None:
 
 
 def test_the_same_labels_as_crowd_kit_where_the_posterior_is_clear() -> None:
-    aggregation = pytest.importorskip("crowdkit.aggregation")
+    aggregation = peer("crowdkit.aggregation")
     shapes = [
         {"n_items": 400, "accuracy": [0.9, 0.7, 0.6, 0.5], "k": 3, "seed": 1, "coverage": 0.8},
         {
