@@ -363,3 +363,15 @@ def test_label_studio_null_result_names_the_task() -> None:
 def test_prodigy_null_annotator_id_falls_back_to_the_session() -> None:
     records = [{**binary(1, who, "accept"), "_annotator_id": None} for who in ("a", "b")]
     assert read_prodigy(records)["rater"].tolist() == ["news-a", "news-b"]
+
+
+def test_json_readers_name_numbers_python_will_not_read(tmp_path: Path) -> None:
+    export = tmp_path / "export.json"
+    export.write_text('[{"id": ' + "9" * 5000 + ', "annotations": []}]')
+    with pytest.raises(ValueError, match=r"export.json' is not JSON \(Exceeds the limit"):
+        read_label_studio(export)
+    huge = [{"id": True, "annotations": []}, {"id": 10**5000, "annotations": [None]}]
+    with pytest.raises(ValueError, match=r"task 0's 'id' is True, not text or a finite number"):
+        read_label_studio(huge)
+    with pytest.raises(ValueError, match=r"task 0 \(id an integer of 16610 bits\), annotation 0"):
+        read_label_studio(huge[1:])

@@ -38,6 +38,8 @@ def shown(value: Any) -> str:
         return "an object"
     if value is None:
         return "null"
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"
     text = repr(plain(value))
     return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
 
@@ -62,7 +64,7 @@ def _decode(data: bytes, name: str, line: int | None) -> str:
 def _parse(text: str, where: str, hint: str) -> Any:
     try:
         return json.loads(text)
-    except json.JSONDecodeError as exc:
+    except ValueError as exc:  # JSONDecodeError, or an integer of more than 4300 digits
         raise ValueError(f"{where} is not JSON ({exc}); {hint}") from None
     except RecursionError:
         raise ValueError(f"{where} {_DEEP}; {hint}") from None
