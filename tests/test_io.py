@@ -287,7 +287,7 @@ def test_prodigy_several_questions_per_input_are_several_items() -> None:
 
 def test_label_studio_user_ids_and_user_objects_are_one_rater() -> None:
     # The same two people, by id in task 1 and by user object in task 2 (and by an object
-    # with an e-mail only in task 3).
+    # with an e-mail only in task 3, by the e-mail itself in task 4).
     tasks = [
         ls_task(1, ls_annotation(3, ls_result("choices", ["pos"])),
                 ls_annotation(4, ls_result("choices", ["neg"]))),
@@ -295,10 +295,12 @@ def test_label_studio_user_ids_and_user_objects_are_one_rater() -> None:
                 ls_annotation({"id": 4, "email": "b@x.org"}, ls_result("choices", ["pos"]))),
         ls_task(3, ls_annotation({"email": "a@x.org"}, ls_result("choices", ["neg"])),
                 ls_annotation(4, ls_result("choices", ["neg"]))),
+        ls_task(4, ls_annotation(3, ls_result("choices", ["neg"])),
+                ls_annotation("b@x.org", ls_result("choices", ["neg"]))),
     ]  # fmt: skip
     frame = read_label_studio(tasks)
-    assert frame["rater"].tolist() == [3, 4] * 3
-    assert frame["rater_email"].tolist() == ["a@x.org", "b@x.org"] * 3
+    assert frame["rater"].tolist() == [3, 4] * 4
+    assert frame["rater_email"].tolist() == ["a@x.org", "b@x.org"] * 4
     assert frame.agree(item="item", rater="rater", label="label").n_raters == 2
 
 

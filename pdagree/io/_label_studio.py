@@ -48,8 +48,8 @@ def _list(obj: Mapping[str, Any], key: str, where: str) -> list[Any]:
 class _Raters:
     """Who annotated: ``completed_by`` is a user id in some exports and a user object
     (``{"id": 3, "email": ...}``) in others, even within one file. Both name the user by
-    the id; an object with an e-mail but no id is matched to the id another object gives
-    for that e-mail, else named by the e-mail."""
+    the id; an object with an e-mail but no id, or the e-mail given as ``completed_by``
+    itself, is matched to the id another object gives for that e-mail, else named by it."""
 
     def __init__(self) -> None:
         self.email_of: dict[Hashable, Hashable] = {}
@@ -79,8 +79,11 @@ class _Raters:
 
     def resolve(self, keys: list[tuple[str, Hashable]]) -> tuple[list[Hashable], list[Any]]:
         """The rater of each key (the user id where one is known) and their e-mails."""
-        raters = [self.id_of.get(v, v) if kind == "email" else v for kind, v in keys]
-        emails = [v if kind == "email" else self.email_of.get(v) for kind, v in keys]
+        raters = [self.id_of.get(v, v) if isinstance(v, str) else v for _, v in keys]
+        emails = [
+            self.email_of.get(r, v if kind == "email" else None)
+            for (kind, v), r in zip(keys, raters, strict=True)
+        ]
         return raters, emails
 
 
@@ -119,8 +122,9 @@ def read_label_studio(path_or_obj: Any, *, from_name: str | None = None) -> pd.D
 
     ``completed_by`` is a user id in some exports and a user object (``{"id": 3, "email":
     ...}``) in others, sometimes both within one file: both give the rater its user id, so one
-    person is one rater. An object with an e-mail and no id takes the id another annotation's
-    object gives for that e-mail, else the e-mail.
+    person is one rater. An object with an e-mail and no id (or the e-mail given as
+    ``completed_by`` itself) takes the id another annotation's object gives for that e-mail,
+    else the e-mail.
 
     The file is read as UTF-8, with or without a byte-order mark.
 
