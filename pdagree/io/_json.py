@@ -16,6 +16,7 @@ from typing import Any
 
 __all__ = ["is_path", "json_lines", "load_json", "optional", "plain", "scalar", "shown"]
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 #: The longest value echoed whole in a message; longer ones are cut with "...".
 _SHOWN = 60
 _DEEP = (
@@ -98,19 +99,24 @@ def json_lines(source: Any, hint: str) -> Iterator[tuple[int, Any]]:
 def scalar(value: Any, malformed: str, where: str, field: str, *, label: bool = False) -> Hashable:
     """``value`` when it is text or a finite number (an id), or also a boolean (``label``);
     else a ValueError: ``"<malformed>: <where>'s <field> is ..., not text or a number."``"""
+    exact = type(value)
+    if exact is str or exact is int or (exact is float and math.isfinite(value)):
+        return value  # what json gives, checked without the general path below
     value = plain(value)
     if isinstance(value, bool):
         if label:
             return value
     elif isinstance(value, (str, int)) or (isinstance(value, float) and math.isfinite(value)):
         return value
-    kind = "text, a finite number or a boolean" if label else "text or a finite number"
-    raise ValueError(f"{malformed}: {where}'s {field} is {shown(value)}, not {kind}.")
+    wanted = "text, a finite number or a boolean" if label else "text or a finite number"
+    raise ValueError(f"{malformed}: {where}'s {field} is {shown(value)}, not {wanted}.")
 
 
 def optional(value: Any, malformed: str, where: str, field: str) -> Hashable:
     """A field kept as given (a timestamp, an id): a plain value or null; a list or an
     object is a ValueError naming ``where`` and ``field``."""
+    if type(value) in _PLAIN:
+        return value
     value = plain(value)
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
