@@ -62,9 +62,10 @@ class _Raters:
         if isinstance(completed_by, Mapping):
             user = completed_by.get("id")
             email = completed_by.get("email")
-            email = None if email is None else scalar(email, _MALFORMED, where, "user's email")
+            if email is not None:
+                email = scalar(email, _MALFORMED, where, "'completed_by' email")
             if user is not None:
-                user = scalar(user, _MALFORMED, where, "user's id")
+                user = scalar(user, _MALFORMED, where, "'completed_by' id")
                 if email is not None:
                     self.email_of.setdefault(user, email)
                     self.id_of.setdefault(email, user)
