@@ -33,8 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import expit, log_expit
 
+from .._lazy import scipy_special as special
 from .._typing import FloatArray, as_float
 from ._em import Params
 from ._votes import Votes
@@ -58,7 +58,7 @@ def _log_label(v: Votes, alpha: FloatArray, b: FloatArray) -> tuple[FloatArray, 
     errors uniform over the group's other categories)."""
     x = alpha[v.key] * np.exp(b[v.item])
     k1 = np.maximum(_n_allowed(v) - 1.0, 1.0)
-    return log_expit(x), log_expit(-x) - np.log(k1)
+    return special.log_expit(x), special.log_expit(-x) - np.log(k1)
 
 
 class Block:
@@ -83,7 +83,7 @@ class Block:
         v, owner, size = self.v, self.owner, self.size
         alpha, b = self._split(value)
         x = alpha[v.key] * np.exp(b[v.item])
-        p = expit(x)
+        p = special.expit(x)
         residual = self.q - p
         # d x / d value: beta for an ability, x for a log-difficulty.
         dx = np.exp(b[v.item]) if self.by_key else x
