@@ -14,7 +14,7 @@ import pandas as pd
 
 from ._cli_options import add_data_options, add_source, gold_rater, load
 from ._cli_output import add_output, header, write_frame
-from .consensus import METHODS
+from .consensus import MAX_ITERATIONS, METHODS
 
 __all__ = ["add_consensus", "run_consensus"]
 
@@ -55,7 +55,11 @@ def add_consensus(commands: Any) -> None:
     )
     model.add_argument("--seed", metavar="N", type=int, help="seed of --ties random")
     model.add_argument(
-        "--max-iterations", metavar="N", type=int, default=100, help="EM iterations (100)"
+        "--max-iterations",
+        metavar="N",
+        type=int,
+        default=MAX_ITERATIONS,
+        help=f"EM iterations at most ({MAX_ITERATIONS})",
     )
     add_output(parser, default="csv")
 

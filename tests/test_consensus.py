@@ -8,6 +8,7 @@ to relabelling, known labels, bad input, and the real Duck Identification data w
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from pathlib import Path
 
@@ -17,6 +18,9 @@ import pytest
 
 import pdagree
 from pdagree import ConvergenceWarning
+from pdagree import consensus as consensus_module
+from pdagree.cli import _parser as cli_parser
+from pdagree.consensus._em import FLOOR
 
 CROWD = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "crowd"
 
@@ -206,11 +210,13 @@ def test_small_and_degenerate_data() -> None:
     assert c.labels.tolist() == ["x", "x"] and c.quality["accuracy"].tolist() == [1.0, 1.0]
     # Items with one rating are kept: their posterior is the model's given that rating.
     df, _ = simulate(200, [0.9, 0.8, 0.6], seed=4, coverage=0.5)
-    c = long(df).consensus(max_iterations=500)
+    c = long(df).consensus()
     single = c.to_frame()["n_ratings"] == 1
     assert single.any() and c.labels[single].notna().all()
     one = df[df["item"] == single.idxmax()].iloc[0]
-    given = c.priors.to_numpy() * c.confusion.loc[one["rater"]][one["label"]].to_numpy()
+    # Probabilities below FLOOR (1e-10) count as FLOOR, so that no category is ruled out.
+    confusion = c.confusion.loc[one["rater"]][one["label"]].to_numpy()
+    given = np.maximum(c.priors.to_numpy(), FLOOR) * np.maximum(confusion, FLOOR)
     np.testing.assert_allclose(c.probabilities.loc[one["item"]], given / given.sum(), rtol=1e-6)
 
 
@@ -219,6 +225,37 @@ def test_a_fit_that_does_not_converge_warns() -> None:
     with pytest.warns(ConvergenceWarning, match="did not converge in 1 iterations"):
         c = long(df).consensus(max_iterations=1)
     assert not c.converged and c.n_iterations == 1
+
+
+def test_a_slow_fit_runs_until_its_posteriors_settle() -> None:
+    # 100 items, two categories, about three annotators each: every EM iteration moves the
+    # posteriors by 0.989 times the previous one. The gain of the log-likelihood per
+    # annotation fell below 1e-6 after 49 iterations, with posteriors still 0.15 from the
+    # fit's (#26); the fit now runs until the change to come is below `tol` too.
+    df, _ = simulate(300, [0.9, 0.7, 0.6, 0.4], seed=5, coverage=0.7)
+    easy = df[df["item"] % 3 == 0].replace({"label": {2: 1}})
+    fit = long(easy).consensus()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        tight = long(easy).consensus(tol=1e-13, max_iterations=100_000)
+    assert fit.converged and fit.n_iterations > 1000
+    assert tight.converged and tight.n_iterations > fit.n_iterations
+    np.testing.assert_allclose(
+        fit.probabilities.to_numpy(), tight.probabilities.to_numpy(), rtol=0, atol=1e-5
+    )
+    np.testing.assert_allclose(
+        fit.quality["accuracy"].to_numpy(), tight.quality["accuracy"].to_numpy(), atol=1e-5
+    )
+
+
+def test_one_set_of_defaults_for_the_function_the_method_and_the_cli() -> None:
+    wanted = {"max_iterations": consensus_module.MAX_ITERATIONS, "tol": consensus_module.TOL}
+    for function in (consensus_module.fit, pdagree.Ratings.consensus):
+        parameters = inspect.signature(function).parameters
+        assert {name: parameters[name].default for name in wanted} == wanted
+    parser = cli_parser()
+    args = parser.parse_args(["consensus", "ratings.csv"])
+    assert args.max_iterations == consensus_module.MAX_ITERATIONS
 
 
 @pytest.mark.parametrize(
@@ -273,6 +310,42 @@ def test_duck_identification_accuracy_against_its_truth() -> None:
     assert split == pytest.approx(0.759, abs=0.0005)
     ds = ratings.consensus().labels
     assert (ds == truth.reindex(ds.index)).mean() >= 0.889
+
+
+@pytest.mark.parametrize("method", ["dawid_skene", "one_coin", "glad", "mace"])
+def test_the_defaults_give_labels_and_margins_stable_to_1e_4(method: str) -> None:
+    # #26: with the old defaults (the log-likelihood's gain per annotation below 1e-6, 100
+    # iterations) Dawid-Skene stopped after 8 iterations with margins 2.2e-3 away from the
+    # fit's, MACE after 33 with margins 2.5e-2 away.
+    answers, _ = duck()
+    ratings = answers.agree(item="question", rater="worker", label="answer")
+    fit = ratings.consensus(method, ties="first")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        tight = ratings.consensus(method, ties="first", tol=1e-13, max_iterations=100_000)
+    assert fit.converged and tight.n_iterations > fit.n_iterations
+    ours, limit = fit.to_frame(), tight.to_frame()
+    assert ours["label"].tolist() == limit["label"].tolist()
+    np.testing.assert_allclose(ours["margin"], limit["margin"], rtol=0, atol=1e-4)
+    np.testing.assert_allclose(
+        fit.probabilities.to_numpy(), tight.probabilities.to_numpy(), rtol=0, atol=1e-4
+    )
+
+
+def test_one_coin_with_the_defaults_equals_crowd_kit_run_to_its_end() -> None:
+    # Same model, start (majority vote) and M-step: the fixed points are equal, and the
+    # defaults stop within 1e-6 of it (the old defaults: 1e-3).
+    aggregation = pytest.importorskip("crowdkit.aggregation")
+    answers, _ = duck()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = aggregation.OneCoinDawidSkene(n_iter=10_000, tol=1e-12).fit_predict_proba(
+            answers.rename(columns={"question": "task", "answer": "label"})
+        )
+    ours = answers.agree(item="question", rater="worker", label="answer").consensus("one_coin")
+    np.testing.assert_allclose(
+        ours.probabilities.to_numpy(), theirs.sort_index()[[0, 1]].to_numpy(), rtol=0, atol=1e-6
+    )
 
 
 def test_the_same_labels_as_crowd_kit_where_the_posterior_is_clear() -> None:

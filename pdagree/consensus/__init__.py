@@ -8,7 +8,7 @@ own, in one vectorised EM over all groups (:mod:`pdagree.consensus._em`).
 
 from __future__ import annotations
 
-from ._fit import METHODS, fit
+from ._fit import MAX_ITERATIONS, METHODS, TOL, fit
 from ._result import Consensus
 
-__all__ = ["METHODS", "Consensus", "fit"]
+__all__ = ["MAX_ITERATIONS", "METHODS", "TOL", "Consensus", "fit"]

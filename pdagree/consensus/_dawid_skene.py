@@ -62,9 +62,6 @@ class DawidSkene:
         table = log_conf.transpose(0, 2, 1).reshape(-1, v.n_categories)
         return log_priors(v, params["priors"]), table, True
 
-    def log_prior(self, v: Votes, params: Params) -> FloatArray:
-        return np.zeros(v.n_groups)
-
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params:
         """The priors (eq. 2.4) and confusion matrices (eq. 2.3, or the one-coin accuracy)
         from the posteriors, (keys, K, K); rows of categories an annotator is never believed

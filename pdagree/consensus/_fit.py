@@ -20,7 +20,7 @@ from ._result import Consensus
 from ._summary import Summary, majority, summarise
 from ._votes import Votes, votes
 
-__all__ = ["METHODS", "fit"]
+__all__ = ["MAX_ITERATIONS", "METHODS", "TOL", "fit"]
 
 MODELS: dict[str, Model] = {
     "dawid_skene": DawidSkene(),
@@ -29,6 +29,12 @@ MODELS: dict[str, Model] = {
     "mace": Mace(),
 }
 METHODS = ("majority", *MODELS)
+MAX_ITERATIONS = 10_000
+"""EM iterations at most, by default (with ``TOL``: Dawid-Skene takes about 20 on the Duck
+Identification data, MACE about 480, and 1,100 to 1,500 are common on small data)."""
+TOL = 1e-6
+"""The largest change of a posterior or a parameter in an iteration, and of the change to
+come, that ends EM, by default (:mod:`pdagree.consensus._convergence`)."""
 
 
 def _check(method: object, ties: object, max_iterations: object, tol: object) -> None:
@@ -55,8 +61,8 @@ def fit(
     gold: Any = None,
     ties: Ties = "random",
     rng: np.random.Generator | int | None = None,
-    max_iterations: int = 100,
-    tol: float = 1e-6,
+    max_iterations: int = MAX_ITERATIONS,
+    tol: float = TOL,
 ) -> Consensus:
     """One label per item from the annotators' labels, and how good each annotator is.
 
@@ -81,10 +87,22 @@ def fit(
         the first in category order, or no label.
     rng : numpy Generator or int, optional
         Seeds ``ties="random"``.
-    max_iterations, tol
-        EM stops after ``max_iterations`` or when its objective (the log-likelihood, plus
-        the log-prior for GLAD and MACE) gains less than ``tol`` per annotation; a
-        :class:`~pdagree.ConvergenceWarning` if it did not converge.
+    max_iterations : int, default 10000
+        EM iterations at most; a fit still moving after them has ``converged`` False and
+        warns (:class:`~pdagree.ConvergenceWarning`).
+    tol : float, default 1e-6
+        EM has converged when the largest change of an item's posterior probability or of
+        a parameter (confusion probabilities and priors; GLAD's abilities and log inverse
+        difficulties; MACE's trust and strategies) in the last iteration, and the change
+        still to come, are below ``tol``, each ``by=`` group on its own. The change to come
+        is estimated from the last two changes as the rest of a geometric series (EM
+        converges linearly, often slowly: on 100 items rated by about three annotators
+        each iteration moves Dawid-Skene by 0.99 times the previous one, and takes about
+        1,100 iterations). The log-likelihood is not the criterion: near its maximum it is
+        flat, and its gain per annotation falls below ``1e-6`` while posteriors can still be
+        0.15 from the fit's. With the defaults, the labels and the margins of
+        ``to_frame()`` on the Duck Identification data are within ``2e-6`` of a fit to
+        ``tol=1e-13`` for every model.
 
     Returns
     -------

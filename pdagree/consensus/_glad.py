@@ -130,12 +130,6 @@ class Glad:
         )
         return v.log_uniform, contribution, False
 
-    def log_prior(self, v: Votes, params: Params) -> FloatArray:
-        a = -0.5 * (params["alpha"] - PRIOR_MEAN) ** 2
-        b = -0.5 * (params["b"] - PRIOR_MEAN) ** 2
-        per_key = as_float(np.bincount(v.key_group, weights=a, minlength=v.n_groups))
-        return per_key + np.bincount(v.group, weights=b, minlength=v.n_groups)
-
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params:
         q = posterior[v.item, v.code]
         alpha, b = params["alpha"], params["b"]
