@@ -9,6 +9,7 @@ to relabelling, known labels, bad input, and the real Duck Identification data w
 from __future__ import annotations
 
 import inspect
+import tracemalloc
 import warnings
 from pathlib import Path
 
@@ -398,3 +399,48 @@ def test_labels_keep_a_declared_scale_and_the_labels_own_values() -> None:
     assert numbers.agree.consensus().labels.dtype == np.int64
     text = numbers.astype(str)
     assert text.agree.consensus().labels.tolist() == ["1", "2", "2"]
+
+
+# --------------------------------------------------------------------------- size bound
+
+
+def test_a_confusion_matrix_per_annotator_too_large_is_refused_before_allocating() -> None:
+    # #26: 17,284 annotators and 200 labels make 5.15 GiB per (annotators, K, K) array; the
+    # fit failed with a raw MemoryError. One rating each: the frame is small.
+    n = 17_284
+    df = pd.DataFrame(
+        {"item": np.arange(n) // 2, "rater": np.arange(n), "label": np.arange(n) % 200}
+    )
+    ratings = long(df)
+    for method in ("dawid_skene", "one_coin", "mace"):
+        tracemalloc.start()
+        try:
+            with pytest.raises(ValueError) as caught:
+                ratings.consensus(method)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 100 * 2**20, peak  # refused before the 5.15 GiB arrays
+        message = str(caught.value)
+        assert f"consensus(method={method!r}) keeps a 200 x 200 confusion matrix" in message
+        assert "each of 17,284 annotators: 5.15 GiB per array" in message
+        assert "bound of 0.50 GiB per array" in message
+        assert "MAX_CONFUSION_CELLS = 67,108,864 cells" in message
+        assert "method='majority' or method='glad'" in message
+    assert ratings.consensus("majority", ties="first").labels.notna().all()
+
+
+def test_the_size_bound_is_on_the_cells_of_one_array(monkeypatch: pytest.MonkeyPatch) -> None:
+    df, _ = simulate(40, [0.9, 0.7, 0.6], seed=1)  # 3 annotators, 3 categories: 27 cells
+    monkeypatch.setattr("pdagree.consensus._size.MAX_CONFUSION_CELLS", 27)
+    assert long(df).consensus().converged
+    monkeypatch.setattr("pdagree.consensus._size.MAX_CONFUSION_CELLS", 26)
+    for method in ("dawid_skene", "one_coin", "mace"):
+        with pytest.raises(ValueError, match=r"3 x 3 confusion matrix for each of 3 annotators"):
+            long(df).consensus(method)
+    assert long(df).consensus("glad").converged and long(df).consensus("majority").converged
+    # With by=, the (group, annotator) pairs count.
+    grouped = df.assign(task=df["item"] % 2)
+    monkeypatch.setattr("pdagree.consensus._size.MAX_CONFUSION_CELLS", 53)
+    with pytest.raises(ValueError, match=r"each of 6 \(group, annotator\) pairs"):
+        long(grouped, by="task").consensus()

@@ -10,5 +10,6 @@ from __future__ import annotations
 
 from ._fit import MAX_ITERATIONS, METHODS, TOL, fit
 from ._result import Consensus
+from ._size import MAX_CONFUSION_CELLS
 
-__all__ = ["MAX_ITERATIONS", "METHODS", "TOL", "Consensus", "fit"]
+__all__ = ["MAX_CONFUSION_CELLS", "MAX_ITERATIONS", "METHODS", "TOL", "Consensus", "fit"]

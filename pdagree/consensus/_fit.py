@@ -17,6 +17,7 @@ from ._glad import Glad
 from ._mace import Mace
 from ._majority import TIES, Ties, choose, shares
 from ._result import Consensus
+from ._size import check_size
 from ._summary import Summary, majority, summarise
 from ._votes import Votes, votes
 
@@ -113,6 +114,20 @@ def fit(
         Categorical of the declared scale when the categories were declared
         (``categories=``, a Categorical column), the labels' own values otherwise.
 
+    Raises
+    ------
+    ValueError
+        A bad option, known labels the annotators cannot give, or, for Dawid-Skene,
+        one-coin and MACE, a confusion matrix per annotator too large to hold: when one
+        (annotators, K, K) array would exceed
+        :data:`~pdagree.consensus.MAX_CONFUSION_CELLS` cells (0.5 GiB), before anything
+        is allocated; majority vote and GLAD need no such array.
+
+    Warns
+    -----
+    ConvergenceWarning
+        EM did not converge in ``max_iterations`` (in some ``by=`` groups).
+
     Notes
     -----
     The models read each annotator's primary label; secondary labels (``rank=``) are not
@@ -129,6 +144,7 @@ def fit(
     """
     _check(method, ties, max_iterations, tol)
     v = votes(data, gold)
+    check_size(v, str(method))
     gen = np.random.default_rng(rng)
     if method == "majority":
         probabilities = shares(v)
