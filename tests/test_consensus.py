@@ -444,3 +444,43 @@ def test_the_size_bound_is_on_the_cells_of_one_array(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr("pdagree.consensus._size.MAX_CONFUSION_CELLS", 53)
     with pytest.raises(ValueError, match=r"each of 6 \(group, annotator\) pairs"):
         long(grouped, by="task").consensus()
+
+
+def test_an_annotator_without_a_decided_item_has_nan_accuracy_with_a_warning() -> None:
+    # Found by tests/test_fault_consensus.py: majority vote with ties="nan" gave nan
+    # accuracies with no warning.
+    df = pd.DataFrame({"r0": [np.nan, 1.0, 1.0], "r1": [np.nan, 2.0, 1.0], "r2": [3, 4, 1]})
+    with pytest.warns(
+        pdagree.UndefinedStatisticWarning, match=r"2 annotator\(s\) rated only .* e\.g\. r0, r1;"
+    ):
+        c = df.iloc[:2].agree.consensus("majority", ties="nan")  # item 1: a three-way tie
+    assert c.quality["accuracy"].isna().tolist() == [True, True, False]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        c = df.agree.consensus("majority", ties="nan")  # every annotator has a decided item
+    assert c.quality["accuracy"].notna().all()
+
+
+def test_a_group_with_known_labels_and_no_votes_has_nan_priors_with_a_warning() -> None:
+    # Found by tests/test_fault_consensus.py: the group's majority priors (vote shares) were
+    # nan with no warning; the models' priors count the known items.
+    df = pd.DataFrame(
+        {
+            "item": ["i0", "i0", "i1", "i2", "i2"],
+            "rater": ["expert", "r1", "expert", "expert", "r1"],
+            "label": ["x", "x", "y", "y", "x"],
+            "task": ["a", "a", "b", "a", "a"],
+        }
+    )
+    ratings = long(df, by="task")
+    with pytest.warns(
+        pdagree.UndefinedStatisticWarning,
+        match=r"1 `by` group\(s\) have known labels and no votes, e\.g\. b;",
+    ):
+        c = ratings.consensus("majority", gold="expert")
+    assert c.priors.loc["b"].isna().all() and c.priors.loc["a"].notna().all()
+    assert c.labels.loc[("b", "i1")] == "y"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ds = ratings.consensus(gold="expert")
+    assert ds.priors.loc["b"].tolist() == [0.0, 1.0]

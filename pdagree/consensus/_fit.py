@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .._typing import FloatArray, IntArray
-from .._warnings import ConvergenceWarning, warn
+from .._warnings import ConvergenceWarning, UndefinedStatisticWarning, warn
 from ..definitions import RatingData
 from ..definitions.keys import key_index
 from ._dawid_skene import DawidSkene
@@ -149,13 +149,40 @@ def fit(
     if method == "majority":
         probabilities = shares(v)
         chosen = choose(probabilities, ties, gen)
-        return _label(data, v, "majority", probabilities, chosen, majority(v, chosen), None)
+        summary = majority(v, chosen)
+        _warn_undefined(data, v, summary)
+        return _label(data, v, "majority", probabilities, chosen, summary, None)
     result = run(v, MODELS[method], max_iterations=int(max_iterations), tol=tol)
     rated = (np.bincount(v.item, minlength=v.n_items) > 0) | (v.gold >= 0)
     probabilities = np.where(rated[:, None], result.posterior, np.nan)
     chosen = choose(probabilities, ties, gen)
     return _label(
         data, v, str(method), probabilities, chosen, summarise(v, method, result), result
+    )
+
+
+def _warn_undefined(data: RatingData, v: Votes, summary: Summary) -> None:
+    """Majority vote: the nan it cannot avoid, each said with a warning naming the first
+    few: the priors of a ``by=`` group whose items have known labels and no votes, the
+    accuracy of an annotator whose items all lack a label (``ties="nan"``)."""
+    empty = np.flatnonzero(np.isnan(summary.priors).all(axis=1))
+    if len(empty) and data.enc.groups is not None:
+        names = [str(name) for name in data.enc.groups[empty[:3]]]
+        warn(
+            f"consensus(method='majority'): {len(empty)} `by` group(s) have known labels "
+            f"and no votes, e.g. {', '.join(names)}; their `priors` are nan.",
+            UndefinedStatisticWarning,
+        )
+    rated = np.flatnonzero(np.bincount(v.key, minlength=v.n_keys) > 0)
+    undefined = rated[np.isnan(summary.accuracy[rated])]
+    if not len(undefined):
+        return
+    names = [str(name) for name in key_index(data, undefined[:3])]
+    warn(
+        f"consensus(method='majority', ties='nan'): {len(undefined)} annotator(s) rated only "
+        f"items without a consensus label (exact ties), e.g. {', '.join(names)}; their "
+        "`accuracy` is nan. Use ties='first' or ties='random' to label every tied item.",
+        UndefinedStatisticWarning,
     )
 
 
