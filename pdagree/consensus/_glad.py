@@ -26,6 +26,11 @@ its own part of ``Q`` does not fall. That is a generalised EM: ``Q`` never decre
 
 Initialisation: ``alpha = 1`` and ``b = 1`` (the priors' means), so that the first E-step
 weighs every annotator alike (a majority vote with soft ties).
+
+Stopping (the loop of :mod:`._em`, for every model): when no posterior and no ``alpha_j``
+or ``b_i`` moved by ``tol`` in the last iteration and the change still to come, estimated
+from the last two changes, is below ``tol`` too (:mod:`._convergence`); not on the gain of
+the objective.
 """
 
 from __future__ import annotations

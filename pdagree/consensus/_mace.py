@@ -20,6 +20,10 @@ Identification data, so MACE needs far more iterations than Dawid-Skene (about 4
 Initialisation: where the authors draw random starts and keep the best, the parameters
 here are the M-step's from the vote shares (as for Dawid-Skene): one deterministic start
 that already prefers the majority.
+
+Stopping (the loop of :mod:`._em`, for every model): when no posterior and no parameter moved
+by ``tol`` in the last iteration and the change still to come, estimated from the last two
+changes, is below ``tol`` too (:mod:`._convergence`); not on the log-likelihood's gain.
 """
 
 from __future__ import annotations
