@@ -14,7 +14,7 @@ import pandas as pd
 
 from ._cli_options import add_data_options, add_source, gold_rater, load, seed
 from ._cli_output import add_output, header, write_frame
-from .consensus import METHODS
+from .consensus import MAX_ITERATIONS, METHODS
 
 __all__ = ["add_consensus", "run_consensus"]
 
@@ -63,7 +63,11 @@ def add_consensus(commands: Any) -> None:
         "Ratings.consensus(rng=N) gives",
     )
     model.add_argument(
-        "--max-iterations", metavar="N", type=int, default=100, help="EM iterations (100)"
+        "--max-iterations",
+        metavar="N",
+        type=int,
+        default=MAX_ITERATIONS,
+        help=f"EM iterations at most ({MAX_ITERATIONS})",
     )
     add_output(parser, default="csv")
 
