@@ -416,7 +416,7 @@ def kendall_w(data: RatingData, *, correct_ties: bool = True) -> Any:
     if not isinstance(correct_ties, bool):
         raise TypeError(f"`correct_ties` must be True or False; got {correct_ties!r}.")
     data = data.rows
-    scores = Scores.of(data, "kendall_w")
+    scores = Scores.of(data, "kendall_w", finite=False)  # ranks order infinities
     keep, _, dropped = _complete(scores, "omit")
     if dropped:
         warn(f"`kendall_w()` dropped {dropped} items some rater did not rate.", PdagreeWarning)
