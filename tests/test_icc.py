@@ -609,3 +609,13 @@ def test_incomplete_groups_fitted_together_equal_each_alone(own: bool) -> None:
         np.testing.assert_allclose(
             grouped.loc[g]["value"].to_numpy(), _table(part)["value"].to_numpy(), rtol=1e-9
         )
+
+
+def test_a_k_lower_bound_past_the_spearman_brown_pole_is_unbounded() -> None:
+    # A,1's lower bound -0.48 is below -1 / (k - 1): Spearman-Brown has no image there
+    # (psych's formula gives 4.4, above the upper bound).
+    wide = pd.DataFrame([[0, 0, 0, 0], [0, 0, 0, -0.25], [0, 0, 0, 0.25]], dtype=float)
+    table = wide.agree.icc_table()
+    assert table.loc["A,1", "low"] < -1 / 3
+    assert table.loc["A,k", "low"] == -np.inf and table.loc["A,k", "high"] <= 1.0
+    assert (table["low"] <= table["high"]).all()

@@ -166,7 +166,12 @@ def interval(
         low = n * (msr - f_upper * mse) / (f_upper * (k * msc + (k * n - k - n) * mse) + n * msr)
         high = n * (f_lower * msr - mse) / (k * msc + (k * n - k - n) * mse + n * f_lower * msr)
         if form == "A,k":  # Spearman-Brown, as psych
-            low, high = low * k / (1.0 + low * (k - 1.0)), high * k / (1.0 + high * (k - 1.0))
+            # It maps (-1 / (k - 1), 1] onto (-inf, 1]; a bound at or below its pole has no
+            # image and the interval is unbounded below (as 1 - 1/F is for the other ,k forms).
+            low, high = (
+                np.where(1.0 + b * (k - 1.0) <= 0, -np.inf, b * k / (1.0 + b * (k - 1.0)))
+                for b in (low, high)
+            )
         return np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
 
 
