@@ -619,3 +619,23 @@ def test_a_k_lower_bound_past_the_spearman_brown_pole_is_unbounded() -> None:
     assert table.loc["A,1", "low"] < -1 / 3
     assert table.loc["A,k", "low"] == -np.inf and table.loc["A,k", "high"] <= 1.0
     assert (table["low"] <= table["high"]).all()
+
+
+def test_incomplete_by_groups_fitted_together_equal_statsmodels_mixedlm() -> None:
+    sm = pytest.importorskip("statsmodels.api")
+    parts = [incomplete_design(seed).assign(g=seed) for seed in (0, 2)]
+    grouped = _table(pd.concat(parts, ignore_index=True), "g")
+    for part in parts:
+        model = sm.MixedLM.from_formula(
+            "y ~ 1",
+            groups=np.ones(len(part)),
+            vc_formula={"item": "0 + C(item)", "rater": "0 + C(rater)"},
+            data=part,
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = model.fit(reml=True, method="bfgs", maxiter=20000, gtol=1e-12)
+        s_item, s_rater = fit.vcomp
+        want = s_item / (s_item + s_rater + fit.scale)
+        g = int(part["g"].iloc[0])
+        assert grouped.loc[(g, "A,1"), "value"] == pytest.approx(want, rel=1e-6)

@@ -225,6 +225,13 @@ def icc(
         ``confidence_interval()`` and ``p_value()`` from the F distribution. With ``by=``,
         one row per group.
 
+    Notes
+    -----
+    The values do not change with an offset or a scale of the ratings; items that do not
+    vary, and incomplete designs that do not identify the two-way model, give nan with an
+    :class:`~pdagree.UndefinedStatisticWarning`; infinite ratings are refused. The module
+    :mod:`pdagree.icc` lists these edges.
+
     Examples
     --------
     >>> import pandas as pd

@@ -155,21 +155,29 @@ def _newton_step(
     grad: FloatArray, hess: FloatArray, damping: FloatArray
 ) -> tuple[FloatArray, BoolArray]:
     """Per group the Levenberg-Marquardt step ``(H + damping diag|H|)^-1 g`` and whether the
-    damped matrix is positive definite (no step otherwise)."""
+    damped matrix is positive definite beyond rounding (no step otherwise)."""
     diag = np.maximum(np.abs(np.diagonal(hess, axis1=1, axis2=2)), 1e-12)
     damped = hess + damping[:, None, None] * (diag[:, :, None] * np.eye(3))
     ok = np.all(np.isfinite(damped), axis=(1, 2)) & np.all(np.isfinite(grad), axis=1)
-    safe = np.where(ok[:, None, None], damped, np.eye(3))
-    ok &= np.linalg.eigvalsh(safe)[:, 0] > 0
-    step = np.zeros_like(grad)
-    if ok.any():
-        step[ok] = np.linalg.solve(safe[ok], grad[ok][:, :, None])[:, :, 0]
-    return step, ok
+    damped = np.where(ok[:, None, None], (damped + damped.transpose(0, 2, 1)) / 2, np.eye(3))
+    w, v = np.linalg.eigh(damped)  # solved through the eigenvectors: never singular
+    ok &= w[:, 0] > 1e-12 * np.abs(w).max(axis=1)
+    inverse = np.where(ok[:, None], 1.0 / np.where(ok[:, None], w, 1.0), 0.0)
+    coef = np.einsum("gji,gj->gi", v, np.where(ok[:, None], grad, 0.0)) * inverse
+    return np.einsum("gij,gj->gi", v, coef), ok
 
 
 def _fit(st: dict[str, FloatArray], max_iter: int = 200) -> FloatArray:
-    """Each group's REML log-variances: damped Newton steps, every group at once, a group
-    leaving the iteration once it has converged."""
+    """Each group's REML log-variances: projected, damped Newton steps, every group at once.
+
+    A variance whose log falls below -10 (1e-4.3 of the group's variance) is tried at the
+    lower bound and kept there when that does not raise the objective beyond rounding: a
+    component whose estimate is 0 is then held at the bound (while the likelihood does not
+    rise away from it) and the others are solved for, instead of creeping towards it one
+    unit of log at a time. A group leaves the iteration once it has converged: its undamped
+    Newton step below 1e-7 over the coordinates not held, or three lightly damped steps in a
+    row that lower its objective by no more than rounding (a likelihood flat to the last
+    digits)."""
     n_groups = len(st["q"])
     theta = np.tile(np.log([0.3, 0.1, 0.6]), (n_groups, 1))
     damping = np.full(n_groups, 1e-3)
@@ -180,22 +188,35 @@ def _fit(st: dict[str, FloatArray], max_iter: int = 200) -> FloatArray:
         if not len(active):
             break
         sub = _take(st, active)
-        t, f0 = theta[active], value[active]
+        t, f0, lam = theta[active], value[active], damping[active]
+        slack = 1e-13 * np.maximum(np.abs(f0), 1.0)  # rounding of the objective
+        for i in range(3):  # a vanishing component tried at the bound
+            low = (t[:, i] < -10.0) & (t[:, i] > LOW)
+            if low.any():
+                trial = t.copy()
+                trial[low, i] = LOW
+                f1 = _objective(trial, sub)
+                take = low & (f1 <= f0 + slack)
+                t = np.where(take[:, None], trial, t)
+                f0 = np.where(take, f1, f0)
         grad = _gradient(t, sub, 1e-5)
         hess = _hessian(t, sub, 1e-4)
-        step, ok = _newton_step(grad, hess, damping[active])
+        held = ((t <= LOW) & (grad > -1e-8)) | ((t >= HIGH) & (grad < 1e-8))
+        grad = np.where(held, 0.0, grad)
+        pair = held[:, :, None] | held[:, None, :]
+        hess = np.where(pair, 0.0, hess) + held[:, :, None] * np.eye(3)
+        newton, definite = _newton_step(grad, hess, np.zeros(len(active)))
+        converged = definite & (np.abs(newton).max(axis=1) < 1e-7)
+        step, ok = _newton_step(grad, hess, lam)
         trial = np.clip(t - step, LOW, HIGH)
         f1 = _objective(trial, sub)
-        # Better: lower beyond rounding; the same within rounding counts as a calm step.
-        slack = 1e-13 * np.maximum(np.abs(f0), 1.0)
         better = ok & (f1 <= f0 + slack)
         theta[active] = np.where(better[:, None], trial, t)
-        value[active] = np.where(better, np.minimum(f1, f0 + slack), f0)
-        damping[active] = np.where(better, damping[active] / 4.0, damping[active] * 8.0)
-        moved = np.abs(np.where(better[:, None], trial - t, 0.0)).max(axis=1)
-        quiet = better & ((moved < 1e-10) | (f0 - f1 < slack))
+        value[active] = np.where(better, f1, f0)
+        damping[active] = np.where(better, lam / 4.0, lam * 8.0)
+        quiet = better & (f0 - f1 < slack) & (lam <= 1e-2)
         calm[active] = np.where(quiet, calm[active] + 1, 0)
-        done = (calm[active] >= 2) | (damping[active] > 1e12)
+        done = converged | (calm[active] >= 3) | (damping[active] > 1e12)
         active = active[~done]
     return theta
 
