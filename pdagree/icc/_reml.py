@@ -136,17 +136,24 @@ def _gradient(theta: FloatArray, st: dict[str, FloatArray], h: float) -> FloatAr
     return out
 
 
-def _hessian(theta: FloatArray, st: dict[str, FloatArray], h: float) -> FloatArray:
+def _hessian(
+    theta: FloatArray, st: dict[str, FloatArray], h: float, f0: FloatArray | None = None
+) -> FloatArray:
+    """Each group's Hessian by central differences (on the diagonal the two middle terms
+    are the objective at ``theta``, ``f0`` when given)."""
     out = np.empty((len(theta), 3, 3))
     eye = np.eye(3) * h
+    f0 = _objective(theta, st) if f0 is None else f0
     for i in range(3):
         for j in range(i, 3):
             d, g = eye[i], eye[j]
+            middle = (
+                2.0 * f0
+                if i == j
+                else _objective(theta + d - g, st) + _objective(theta - d + g, st)
+            )
             out[:, i, j] = out[:, j, i] = (
-                _objective(theta + d + g, st)
-                - _objective(theta + d - g, st)
-                - _objective(theta - d + g, st)
-                + _objective(theta - d - g, st)
+                _objective(theta + d + g, st) - middle + _objective(theta - d - g, st)
             ) / (4 * h * h)
     return out
 
@@ -200,7 +207,7 @@ def _fit(st: dict[str, FloatArray], max_iter: int = 200) -> FloatArray:
                 t = np.where(take[:, None], trial, t)
                 f0 = np.where(take, f1, f0)
         grad = _gradient(t, sub, 1e-5)
-        hess = _hessian(t, sub, 1e-4)
+        hess = _hessian(t, sub, 1e-4, f0)
         held = ((t <= LOW) & (grad > -1e-8)) | ((t >= HIGH) & (grad < 1e-8))
         grad = np.where(held, 0.0, grad)
         pair = held[:, :, None] | held[:, None, :]
