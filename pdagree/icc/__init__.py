@@ -29,9 +29,10 @@ At the edges (each case tested in ``tests/test_icc.py`` and ``tests/test_fault_i
   is the same, to rounding, for ratings plus any offset that they carry exactly (1e15 on
   integers, epoch milliseconds) and for ratings times any scale (1e154, 1e-200, ...;
   bit for bit for a power of two); the REML forms of an incomplete layout to the fit's
-  tolerance (about 1e-9; on a tiny group whose likelihood is flat to its rounding, less). The mean squares in ``attrs["mean_squares"]`` and on the result are in
-  the ratings' own units, so beyond about 1e154 or below 1e-154 they overflow to ``inf``
-  or underflow to 0 while the ICC stays exact.
+  tolerance (about 1e-9; on a tiny group whose likelihood is flat to its rounding, less).
+  The mean squares in ``attrs["mean_squares"]`` and on the result are in the ratings' own
+  units, so beyond about 1e154 or below 1e-154 they overflow to ``inf`` or underflow to 0
+  while the ICC stays exact.
 - **Infinite ratings** are refused by ``icc`` and ``icc_table`` (``ValueError`` naming them;
   replace them with nan to mark them as not rated). ``kendall_w`` ranks them as the largest
   or smallest values.
