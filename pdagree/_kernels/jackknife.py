@@ -1,0 +1,277 @@
+"""The jackknife over items: leave-one-item-out values in closed form, and their variance.
+
+Efron's (1982) jackknife estimates the variance of a statistic ``theta`` of ``n`` items from
+its ``n`` leave-one-out values ``theta_(i)``: ``v = (n - 1) / n sum_i (theta_(i) - theta_(.))^2``
+with ``theta_(.)`` their mean (Efron & Tibshirani 1993, ch. 11). No item is resampled: for
+Light's kappa and Artstein & Poesio's annotator bias, removing item ``i`` changes only the
+counts of the raters who rated it, so every ``theta_(i)`` follows in closed form from the sums
+over all items and item ``i``'s own annotations.
+
+- :func:`light_leave_one_out`: Light's (1971) kappa, the mean of the rater pairs' Cohen's
+  kappas (Conger 1980). Removing item ``i`` changes, for each rater ``c`` who rated it (in
+  category ``k``), ``n_c`` and ``n_ck`` by one, so ``P(.|c)`` becomes ``(n_c P(.|c) - e_k) /
+  (n_c - 1)``; a pair with one rater in item ``i`` keeps its co-rated items and its chance
+  agreement becomes ``(n_c A_e - P(k|partner)) / (n_c - 1)``; a pair with both loses one
+  co-rated item (and one agreement if they agreed). The first kind, summed over a rater's
+  partners, is a table over (rater, category), O(pairs x K) to build; the second is one
+  term per pair of annotations of item ``i``, as the pairs' counts themselves are.
+- :func:`bias_leave_one_out`: ``B = A_e(pi) - A_e(kappa)``. The pooled ``pi`` loses item
+  ``i``'s shares ``n_ik / r_i``; Conger's ``A_e = (|s|^2 - q) / (c (c - 1))``, with ``s`` the
+  sum and ``q`` the sum of squared norms of the raters' proportion vectors, changes through
+  item ``i``'s raters only.
+
+Memory is O(annotations + pairs x K + rater pairs of one chunk of items): items are taken in
+chunks at item boundaries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from ._typing import FloatArray, IntArray, as_float
+from .agreement import chance_corrected
+
+__all__ = ["bias_leave_one_out", "jackknife_variance", "light_leave_one_out"]
+
+#: Most annotation pairs (Light) or annotations x categories (bias) per chunk of items.
+CHUNK = 1 << 20
+
+
+def jackknife_variance(
+    theta: FloatArray, group: IntArray, n_groups: int, weight: FloatArray | None = None
+) -> tuple[FloatArray, FloatArray]:
+    """Per group, Efron's jackknife variance ``(n - 1) / n sum_i w_i (theta_(i) - theta_(.))^2``
+    of the leave-one-out values ``theta`` (one per unit, ``w_i`` units each, default one),
+    ``theta_(.)`` their weighted mean and ``n = sum_i w_i``; and ``n``. nan where a group has
+    fewer than two units or an undefined ``theta_(i)``."""
+    w = np.ones(len(theta)) if weight is None else np.asarray(weight, dtype=np.float64)
+    n = np.bincount(group, weights=w, minlength=n_groups)
+    bad = np.bincount(group, weights=w * ~np.isfinite(theta), minlength=n_groups) > 0
+    finite = np.where(np.isfinite(theta), theta, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.bincount(group, weights=w * finite, minlength=n_groups) / n
+        spread = finite - mean[group]
+        total = np.bincount(group, weights=w * spread * spread, minlength=n_groups)
+        var = (n - 1.0) / n * total
+    return as_float(np.where(bad | (n < 2), np.nan, var)), as_float(n)
+
+
+def _by_item(item: IntArray, n_items: int) -> tuple[IntArray, IntArray, IntArray]:
+    """Annotations ordered by item, each item's annotation count and first position."""
+    order = np.argsort(item, kind="stable")
+    sizes = np.bincount(item, minlength=n_items)
+    starts = np.r_[0, np.cumsum(sizes)].astype(np.int64)
+    return order, sizes, starts
+
+
+def _chunks(cost: FloatArray, limit: int) -> Iterator[tuple[int, int]]:
+    """Consecutive item ranges ``[lo, hi)`` whose ``cost`` sums to about ``limit`` (an item
+    costlier than ``limit`` is a range of its own)."""
+    total = np.cumsum(cost)
+    lo, n = 0, len(cost)
+    while lo < n:
+        reached = total[lo - 1] if lo else 0.0
+        hi = int(np.searchsorted(total, reached + limit, side="right"))
+        hi = min(max(hi, lo + 1), n)
+        yield lo, hi
+        lo = hi
+
+
+def _within_items(sizes: IntArray) -> tuple[IntArray, IntArray]:
+    """Every pair ``(x, y)``, ``x < y``, of positions within consecutive segments of
+    ``sizes``."""
+    n = int(sizes.sum())
+    segment = np.repeat(np.arange(len(sizes)), sizes)
+    start = np.cumsum(sizes) - sizes
+    later = sizes[segment] - (np.arange(n) - start[segment]) - 1
+    first = np.repeat(np.arange(n, dtype=np.int64), later)
+    offset = np.arange(len(first), dtype=np.int64) - np.repeat(np.cumsum(later) - later, later)
+    return first, first + 1 + offset
+
+
+def _kappa(
+    a_o: FloatArray, a_e: FloatArray, n_common: FloatArray, min_shared: int
+) -> tuple[FloatArray, FloatArray]:
+    """A pair's kappa where it counts towards Light's mean (0 elsewhere), and whether it does."""
+    kappa = chance_corrected(a_o, a_e)
+    usable = (n_common >= min_shared) & ~np.isnan(kappa)
+    return np.where(usable, kappa, 0.0), usable.astype(np.float64)
+
+
+def _one_side(
+    a_o: FloatArray,
+    a_e: FloatArray,
+    n_common: FloatArray,
+    n_side: FloatArray,
+    p_other: FloatArray,
+    base: tuple[FloatArray, FloatArray],
+    min_shared: int,
+) -> tuple[FloatArray, FloatArray]:
+    """The change of a pair's (kappa, usable) when one of its raters, with ``n_side``
+    ratings, loses a rating in category ``k`` on an item the other did not rate
+    (``p_other``: the other's proportion of ``k``); 0 where the rater had one rating."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        a_e1 = (n_side * a_e - p_other) / (n_side - 1.0)
+    kappa, usable = _kappa(a_o, a_e1, n_common, min_shared)
+    keep = n_side > 1
+    return np.where(keep, kappa - base[0], 0.0), np.where(keep, usable - base[1], 0.0)
+
+
+def light_leave_one_out(
+    group_of_item: IntArray,
+    item: IntArray,
+    rater: IntArray,
+    code: IntArray,
+    nck: FloatArray,
+    pairs: tuple[IntArray, IntArray, IntArray, FloatArray, FloatArray],
+    min_shared: int,
+) -> FloatArray:
+    """Light's kappa without each item, (n_items,) (items without ratings: the value with
+    all of them). ``nck`` (G, R, K) are the raters' category counts, ``pairs`` the rater
+    pairs sharing items ``(group, a, b, n_common, agree)`` (``a < b``, sorted by group, a,
+    b), ``min_shared`` the fewest co-rated items a pair's kappa needs."""
+    n_groups, n_raters, k = nck.shape
+    n_items = len(group_of_item)
+    pg, pa, pb, n_common, agree = pairs
+    n_c = nck.sum(axis=-1)
+    p = nck / np.where(n_c > 0, n_c, 1.0)[..., None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        a_o = agree / n_common
+    a_e = np.einsum("pk,pk->p", p[pg, pa], p[pg, pb])
+    base = _kappa(a_o, a_e, n_common, min_shared)
+    total_k = np.bincount(pg, weights=base[0], minlength=n_groups)
+    total_u = np.bincount(pg, weights=base[1], minlength=n_groups)
+    # Pairs with one rater in the item: per (group, rater, category), summed over partners.
+    table_k = np.zeros(n_groups * n_raters * k)
+    table_u = np.zeros(n_groups * n_raters * k)
+    step = max(1, CHUNK // max(k, 1))
+    for lo in range(0, len(pg), step):
+        s = slice(lo, lo + step)
+        g = pg[s]
+        for side, other in ((pa[s], pb[s]), (pb[s], pa[s])):
+            d_k, d_u = _one_side(
+                a_o[s, None],
+                a_e[s, None],
+                n_common[s, None],
+                n_c[g, side][:, None],
+                p[g, other],
+                (base[0][s, None], base[1][s, None]),
+                min_shared,
+            )
+            key = ((g * n_raters + side) * k)[:, None] + np.arange(k)
+            table_k += np.bincount(key.ravel(), weights=d_k.ravel(), minlength=len(table_k))
+            table_u += np.bincount(key.ravel(), weights=d_u.ravel(), minlength=len(table_u))
+    ann_group = group_of_item[item]
+    at = (ann_group * n_raters + rater) * k + code
+    num_k = np.bincount(item, weights=table_k[at], minlength=n_items)
+    num_u = np.bincount(item, weights=table_u[at], minlength=n_items)
+    # Pairs with both raters in the item: correct the one-sided terms counted above.
+    order, sizes, starts = _by_item(item, n_items)
+    pair_key = (pg * n_raters + pa) * n_raters + pb
+    for lo, hi in _chunks(sizes * (sizes - 1) / 2.0, CHUNK):
+        x, y = _within_items(sizes[lo:hi])
+        if not len(x):
+            continue
+        ann = order[starts[lo] : starts[hi]]
+        u, v = ann[x], ann[y]
+        swap = rater[u] > rater[v]
+        u, v = np.where(swap, v, u), np.where(swap, u, v)
+        ra, rb, ka, kb = rater[u], rater[v], code[u], code[v]
+        g = ann_group[u]
+        j = np.searchsorted(pair_key, (g * n_raters + ra) * n_raters + rb)
+        b = (base[0][j], base[1][j])
+        n_a, n_b = n_c[g, ra], n_c[g, rb]
+        same = (ka == kb).astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            a_o2 = (agree[j] - same) / (n_common[j] - 1.0)
+            a_e2 = (
+                n_a * n_b * a_e[j] - n_a * p[g, ra, kb] - n_b * p[g, rb, ka] + same
+            ) / ((n_a - 1.0) * (n_b - 1.0))
+        k2, u2 = _kappa(a_o2, a_e2, n_common[j] - 1.0, min_shared)
+        both = (n_a > 1) & (n_b > 1)
+        side_a = _one_side(a_o[j], a_e[j], n_common[j], n_a, p[g, rb, ka], b, min_shared)
+        side_b = _one_side(a_o[j], a_e[j], n_common[j], n_b, p[g, ra, kb], b, min_shared)
+        fix_k = np.where(both, k2, 0.0) - b[0] - side_a[0] - side_b[0]
+        fix_u = np.where(both, u2, 0.0) - b[1] - side_a[1] - side_b[1]
+        which = item[u]
+        num_k += np.bincount(which, weights=fix_k, minlength=n_items)
+        num_u += np.bincount(which, weights=fix_u, minlength=n_items)
+    used = np.rint(total_u[group_of_item] + num_u)  # pairs averaged: a whole number
+    with np.errstate(invalid="ignore", divide="ignore"):
+        theta = (total_k[group_of_item] + num_k) / np.where(used > 0, used, 1.0)
+    return as_float(np.where(used > 0, theta, np.nan))
+
+
+def bias_leave_one_out(
+    group_of_item: IntArray,
+    item: IntArray,
+    rater: IntArray,
+    code: IntArray,
+    nck: FloatArray,
+) -> FloatArray:
+    """Artstein & Poesio's bias ``A_e(pi) - A_e(kappa)`` without each item, (n_items,)
+    (items without ratings: the value with all of them); ``nck`` (G, R, K) are the raters'
+    category counts."""
+    n_groups, n_raters, k = nck.shape
+    n_items = len(group_of_item)
+    ann_group = group_of_item[item]
+    # A_e(pi) = sum_k pi_k^2, pi_k the mean over rated items of n_ik / r_i.
+    r = np.bincount(item, minlength=n_items).astype(np.float64)
+    rated = r >= 1
+    inv_r = np.where(rated, 1.0 / np.where(rated, r, 1.0), 0.0)
+    n_rated = np.bincount(group_of_item, weights=rated, minlength=n_groups)
+    cell = item * k + code  # one annotation per (item, rater): n_ik by counting cells
+    shares = np.bincount(ann_group * k + code, weights=inv_r[item], minlength=n_groups * k)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pi = shares.reshape(n_groups, k) / n_rated[:, None]
+    sum_pi2 = (pi * pi).sum(axis=-1)
+    pi_dot = np.bincount(item, weights=pi[ann_group, code] * inv_r[item], minlength=n_items)
+    uniq, n_ik = np.unique(cell, return_counts=True)
+    own = np.bincount(uniq // k, weights=n_ik.astype(np.float64) ** 2, minlength=n_items)
+    own *= inv_r * inv_r
+    m = n_rated[group_of_item]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        e_pi = (m * m * sum_pi2[group_of_item] - 2.0 * m * pi_dot + own) / ((m - 1.0) ** 2)
+    e_pi = np.where(m >= 2, e_pi, np.nan)
+    # A_e(kappa) = (|s|^2 - q) / (c (c - 1)) over the c raters with ratings.
+    n_c = nck.sum(axis=-1)
+    active = n_c > 0
+    p = nck / np.where(active, n_c, 1.0)[..., None]
+    c = active.sum(axis=-1).astype(np.float64)
+    s = p.sum(axis=1)
+    norm = (p * p).sum(axis=-1)  # (G, R)
+    s_dot = np.einsum("grk,gk->gr", p, s)
+    n_a = n_c[ann_group, rater]
+    one = n_a == 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scale = np.where(one, 0.0, 1.0 / (n_a - 1.0))
+        p_k = p[ann_group, rater, code]
+        norm_a = norm[ann_group, rater]
+        new_norm = (n_a * n_a * norm_a - 2.0 * n_a * p_k + 1.0) * scale * scale
+    d_q = np.where(one, -1.0, new_norm - norm_a)
+    d_s = np.where(one, -s[ann_group, code], (s_dot[ann_group, rater] - s[ann_group, code]) * scale)
+    alpha = np.where(one, -1.0, scale)  # the change of P(.|c): alpha P(.|c) - beta e_k
+    delta_q = np.bincount(item, weights=d_q, minlength=n_items)
+    delta_s = np.bincount(item, weights=d_s, minlength=n_items)
+    dropped = np.bincount(item, weights=one, minlength=n_items)
+    # |d|^2, d = the sum of item i's raters' changes of P(.|c), a K-vector per item.
+    order, sizes, starts = _by_item(item, n_items)
+    square = np.zeros(n_items)
+    for lo, hi in _chunks(sizes * float(max(k, 1)), CHUNK):
+        ann = order[starts[lo] : starts[hi]]
+        if not len(ann):
+            continue
+        rows = alpha[ann, None] * p[ann_group[ann], rater[ann]]
+        rows[np.arange(len(ann)), code[ann]] -= scale[ann]
+        present = np.flatnonzero(sizes[lo:hi])
+        d = np.add.reduceat(rows, (starts[lo:hi] - starts[lo])[present], axis=0)
+        square[lo + present] = np.einsum("ik,ik->i", d, d)
+    g = group_of_item
+    with np.errstate(invalid="ignore", divide="ignore"):
+        size2 = (s * s).sum(axis=-1)[g] + 2.0 * delta_s + square
+        q = norm.sum(axis=-1)[g] + delta_q
+        c1 = c[g] - dropped
+        e_kappa = np.where(c1 >= 2, (size2 - q) / (c1 * (c1 - 1.0)), np.nan)
+    return as_float(e_pi - e_kappa)
