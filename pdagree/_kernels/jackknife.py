@@ -58,14 +58,6 @@ def jackknife_variance(
     return as_float(np.where(bad | (n < 2), np.nan, var)), as_float(n)
 
 
-def _by_item(item: IntArray, n_items: int) -> tuple[IntArray, IntArray, IntArray]:
-    """Annotations ordered by item, each item's annotation count and first position."""
-    order = np.argsort(item, kind="stable")
-    sizes = np.bincount(item, minlength=n_items)
-    starts = np.r_[0, np.cumsum(sizes)].astype(np.int64)
-    return order, sizes, starts
-
-
 def _chunks(cost: FloatArray, limit: int) -> Iterator[tuple[int, int]]:
     """Consecutive item ranges ``[lo, hi)`` whose ``cost`` sums to about ``limit`` (an item
     costlier than ``limit`` is a range of its own)."""
@@ -89,6 +81,17 @@ def _within_items(sizes: IntArray) -> tuple[IntArray, IntArray]:
     first = np.repeat(np.arange(n, dtype=np.int64), later)
     offset = np.arange(len(first), dtype=np.int64) - np.repeat(np.cumsum(later) - later, later)
     return first, first + 1 + offset
+
+
+def _segment_sums(values: FloatArray, sizes: IntArray) -> FloatArray:
+    """Sums of ``values`` (rows along the first axis) over consecutive segments of
+    ``sizes`` (0 for an empty segment)."""
+    out = np.zeros((len(sizes), *values.shape[1:]))
+    present = np.flatnonzero(sizes)
+    if len(present):
+        starts = (np.cumsum(sizes) - sizes)[present]
+        out[present] = np.add.reduceat(values, starts, axis=0)
+    return out
 
 
 def _kappa(
@@ -119,22 +122,64 @@ def _one_side(
     return np.where(keep, kappa - base[0], 0.0), np.where(keep, usable - base[1], 0.0)
 
 
+def _both_sides(
+    j: IntArray,
+    ka: IntArray,
+    kb: IntArray,
+    pair: tuple[IntArray, IntArray, IntArray, FloatArray, FloatArray],
+    a_o: FloatArray,
+    a_e: FloatArray,
+    base: tuple[FloatArray, FloatArray],
+    n_c: FloatArray,
+    p: FloatArray,
+    min_shared: int,
+) -> tuple[FloatArray, FloatArray]:
+    """For pair ``j`` whose raters ``a < b`` rated an item in categories ``ka`` and ``kb``:
+    the change of its (kappa, usable) when the item goes, less the two one-sided changes
+    that the (rater, category) tables count for it."""
+    pg, pa, pb, n_common, agree = pair
+    g, ra, rb = pg[j], pa[j], pb[j]
+    b = (base[0][j], base[1][j])
+    n_a, n_b = n_c[g, ra], n_c[g, rb]
+    same = (ka == kb).astype(np.float64)
+    n_j, o_j, e_j = n_common[j], a_o[j], a_e[j]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        a_o2 = (agree[j] - same) / (n_j - 1.0)
+        a_e2 = (n_a * n_b * e_j - n_a * p[g, ra, kb] - n_b * p[g, rb, ka] + same) / (
+            (n_a - 1.0) * (n_b - 1.0)
+        )
+    k2, u2 = _kappa(a_o2, a_e2, n_j - 1.0, min_shared)
+    both = (n_a > 1) & (n_b > 1)
+    side_a = _one_side(o_j, e_j, n_j, n_a, p[g, rb, ka], b, min_shared)
+    side_b = _one_side(o_j, e_j, n_j, n_b, p[g, ra, kb], b, min_shared)
+    fix_k = np.where(both, k2, 0.0) - b[0] - side_a[0] - side_b[0]
+    fix_u = np.where(both, u2, 0.0) - b[1] - side_a[1] - side_b[1]
+    return fix_k, fix_u
+
+
+#: Most (rater pair, category, category) corrections tabulated at once; beyond, only the
+#: combinations that occur are computed, per chunk of items.
+DENSE_KEYS = 1 << 20
+
+
 def light_leave_one_out(
     group_of_item: IntArray,
-    item: IntArray,
+    sizes: IntArray,
     rater: IntArray,
     code: IntArray,
     nck: FloatArray,
     pairs: tuple[IntArray, IntArray, IntArray, FloatArray, FloatArray],
     min_shared: int,
 ) -> FloatArray:
-    """Light's kappa without each item, (n_items,) (items without ratings: the value with
-    all of them). ``nck`` (G, R, K) are the raters' category counts, ``pairs`` the rater
+    """Light's kappa without each item, (n_items,) (only rated items' values are
+    meaningful). The annotations' ``rater`` and ``code`` come in item order, ``sizes`` of
+    them per item; ``nck`` (G, R, K) are the raters' category counts, ``pairs`` the rater
     pairs sharing items ``(group, a, b, n_common, agree)`` (``a < b``, sorted by group, a,
     b), ``min_shared`` the fewest co-rated items a pair's kappa needs."""
     n_groups, n_raters, k = nck.shape
     n_items = len(group_of_item)
     pg, pa, pb, n_common, agree = pairs
+    n_pairs = len(pg)
     n_c = nck.sum(axis=-1)
     p = nck / np.where(n_c > 0, n_c, 1.0)[..., None]
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -147,7 +192,7 @@ def light_leave_one_out(
     table_k = np.zeros(n_groups * n_raters * k)
     table_u = np.zeros(n_groups * n_raters * k)
     step = max(1, CHUNK // max(k, 1))
-    for lo in range(0, len(pg), step):
+    for lo in range(0, n_pairs, step):
         s = slice(lo, lo + step)
         g = pg[s]
         for side, other in ((pa[s], pb[s]), (pb[s], pa[s])):
@@ -163,41 +208,55 @@ def light_leave_one_out(
             key = ((g * n_raters + side) * k)[:, None] + np.arange(k)
             table_k += np.bincount(key.ravel(), weights=d_k.ravel(), minlength=len(table_k))
             table_u += np.bincount(key.ravel(), weights=d_u.ravel(), minlength=len(table_u))
-    ann_group = group_of_item[item]
-    at = (ann_group * n_raters + rater) * k + code
-    num_k = np.bincount(item, weights=table_k[at], minlength=n_items)
-    num_u = np.bincount(item, weights=table_u[at], minlength=n_items)
-    # Pairs with both raters in the item: correct the one-sided terms counted above.
-    order, sizes, starts = _by_item(item, n_items)
+    # Pairs with both raters in the item: a correction per rater pair, its orientation in the
+    # item (``2 j`` for ``a`` first, ``2 j + 1`` for ``b`` first) and the two categories.
+    args = (pairs, a_o, a_e, base, n_c, p, min_shared)
+
+    def oriented(key: IntArray) -> FloatArray:
+        j, rest = np.divmod(key, 2 * k * k)
+        flip, rest = np.divmod(rest, k * k)
+        first, second = np.divmod(rest, k)
+        ka, kb = np.where(flip == 1, second, first), np.where(flip == 1, first, second)
+        return np.column_stack(_both_sides(j, ka, kb, *args))
+
+    dense = 2 * n_pairs * k * k <= DENSE_KEYS
+    fixes = oriented(np.arange(2 * n_pairs * k * k, dtype=np.int64)) if dense else None
+    cells = n_groups * n_raters * n_raters
     pair_key = (pg * n_raters + pa) * n_raters + pb
-    for lo, hi in _chunks(sizes * (sizes - 1) / 2.0, CHUNK):
-        x, y = _within_items(sizes[lo:hi])
+    pair_of = None
+    if cells <= DENSE_KEYS:
+        pair_of = np.full(cells, -1, dtype=np.int64)
+        pair_of[pair_key] = 2 * np.arange(n_pairs)
+        pair_of[(pg * n_raters + pb) * n_raters + pa] = 2 * np.arange(n_pairs) + 1
+    num = np.zeros((n_items, 2))
+    starts = np.r_[0, np.cumsum(sizes)].astype(np.int64)
+    size_of = np.repeat(group_of_item, sizes)  # the group of each annotation
+    table = np.column_stack([table_k, table_u])
+    for lo, hi in _chunks(sizes * (sizes + 1) / 2.0, CHUNK >> 2):
+        span = slice(starts[lo], starts[hi])
+        size = sizes[lo:hi]
+        rr, kk, gg = rater[span], code[span], size_of[span]
+        num[lo:hi] = _segment_sums(table[(gg * n_raters + rr) * k + kk], size)
+        x, y = _within_items(size)
         if not len(x):
             continue
-        ann = order[starts[lo] : starts[hi]]
-        u, v = ann[x], ann[y]
-        swap = rater[u] > rater[v]
-        u, v = np.where(swap, v, u), np.where(swap, u, v)
-        ra, rb, ka, kb = rater[u], rater[v], code[u], code[v]
-        g = ann_group[u]
-        j = np.searchsorted(pair_key, (g * n_raters + ra) * n_raters + rb)
-        b = (base[0][j], base[1][j])
-        n_a, n_b = n_c[g, ra], n_c[g, rb]
-        same = (ka == kb).astype(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            a_o2 = (agree[j] - same) / (n_common[j] - 1.0)
-            a_e2 = (
-                n_a * n_b * a_e[j] - n_a * p[g, ra, kb] - n_b * p[g, rb, ka] + same
-            ) / ((n_a - 1.0) * (n_b - 1.0))
-        k2, u2 = _kappa(a_o2, a_e2, n_common[j] - 1.0, min_shared)
-        both = (n_a > 1) & (n_b > 1)
-        side_a = _one_side(a_o[j], a_e[j], n_common[j], n_a, p[g, rb, ka], b, min_shared)
-        side_b = _one_side(a_o[j], a_e[j], n_common[j], n_b, p[g, ra, kb], b, min_shared)
-        fix_k = np.where(both, k2, 0.0) - b[0] - side_a[0] - side_b[0]
-        fix_u = np.where(both, u2, 0.0) - b[1] - side_a[1] - side_b[1]
-        which = item[u]
-        num_k += np.bincount(which, weights=fix_k, minlength=n_items)
-        num_u += np.bincount(which, weights=fix_u, minlength=n_items)
+        rx, ry = rr[x], rr[y]
+        if pair_of is not None:
+            j = pair_of[(gg[x] * n_raters + rx) * n_raters + ry]
+        else:
+            low, high = np.minimum(rx, ry), np.maximum(rx, ry)
+            j = 2 * np.searchsorted(pair_key, (gg[x] * n_raters + low) * n_raters + high)
+            j += rx > ry
+        del rx, ry
+        key = (j * k + kk[x]) * k + kk[y]
+        del x, y, j
+        if fixes is not None:
+            fix = fixes[key]
+        else:
+            uniq, inverse = np.unique(key, return_inverse=True)
+            fix = oriented(uniq)[inverse]
+        num[lo:hi] += _segment_sums(fix, size * (size - 1) // 2)
+    num_k, num_u = num[:, 0], num[:, 1]
     used = np.rint(total_u[group_of_item] + num_u)  # pairs averaged: a whole number
     with np.errstate(invalid="ignore", divide="ignore"):
         theta = (total_k[group_of_item] + num_k) / np.where(used > 0, used, 1.0)
@@ -206,35 +265,31 @@ def light_leave_one_out(
 
 def bias_leave_one_out(
     group_of_item: IntArray,
-    item: IntArray,
+    sizes: IntArray,
     rater: IntArray,
     code: IntArray,
     nck: FloatArray,
 ) -> FloatArray:
     """Artstein & Poesio's bias ``A_e(pi) - A_e(kappa)`` without each item, (n_items,)
-    (items without ratings: the value with all of them); ``nck`` (G, R, K) are the raters'
-    category counts."""
+    (only rated items' values are meaningful). The annotations' ``rater`` and ``code`` come
+    in item order, ``sizes`` of them per item, one per (item, rater); ``nck`` (G, R, K) are
+    the raters' category counts."""
     n_groups, n_raters, k = nck.shape
     n_items = len(group_of_item)
-    ann_group = group_of_item[item]
+    starts = np.r_[0, np.cumsum(sizes)].astype(np.int64)
+    ann_item = np.repeat(np.arange(n_items), sizes)
+    ann_group = group_of_item[ann_item]
+    at = (ann_group * n_raters + rater) * k + code  # (group, rater, category) of each
+    del ann_group
     # A_e(pi) = sum_k pi_k^2, pi_k the mean over rated items of n_ik / r_i.
-    r = np.bincount(item, minlength=n_items).astype(np.float64)
+    r = sizes.astype(np.float64)
     rated = r >= 1
     inv_r = np.where(rated, 1.0 / np.where(rated, r, 1.0), 0.0)
     n_rated = np.bincount(group_of_item, weights=rated, minlength=n_groups)
-    cell = item * k + code  # one annotation per (item, rater): n_ik by counting cells
-    shares = np.bincount(ann_group * k + code, weights=inv_r[item], minlength=n_groups * k)
+    share = inv_r[ann_item]
+    cell = np.bincount(at, weights=share, minlength=n_groups * n_raters * k)
     with np.errstate(invalid="ignore", divide="ignore"):
-        pi = shares.reshape(n_groups, k) / n_rated[:, None]
-    sum_pi2 = (pi * pi).sum(axis=-1)
-    pi_dot = np.bincount(item, weights=pi[ann_group, code] * inv_r[item], minlength=n_items)
-    uniq, n_ik = np.unique(cell, return_counts=True)
-    own = np.bincount(uniq // k, weights=n_ik.astype(np.float64) ** 2, minlength=n_items)
-    own *= inv_r * inv_r
-    m = n_rated[group_of_item]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        e_pi = (m * m * sum_pi2[group_of_item] - 2.0 * m * pi_dot + own) / ((m - 1.0) ** 2)
-    e_pi = np.where(m >= 2, e_pi, np.nan)
+        pi = cell.reshape(n_groups, n_raters, k).sum(axis=1) / n_rated[:, None]
     # A_e(kappa) = (|s|^2 - q) / (c (c - 1)) over the c raters with ratings.
     n_c = nck.sum(axis=-1)
     active = n_c > 0
@@ -243,35 +298,59 @@ def bias_leave_one_out(
     s = p.sum(axis=1)
     norm = (p * p).sum(axis=-1)  # (G, R)
     s_dot = np.einsum("grk,gk->gr", p, s)
-    n_a = n_c[ann_group, rater]
-    one = n_a == 1
+    # What removing one rating of (group, rater, category) changes: rater c's proportions
+    # become alpha P(.|c) - beta e_k, which changes q, s . d (d: the sum of an item's
+    # raters' changes) and, where c rated one item only, the raters counted.
+    one = n_c == 1
     with np.errstate(invalid="ignore", divide="ignore"):
-        scale = np.where(one, 0.0, 1.0 / (n_a - 1.0))
-        p_k = p[ann_group, rater, code]
-        norm_a = norm[ann_group, rater]
-        new_norm = (n_a * n_a * norm_a - 2.0 * n_a * p_k + 1.0) * scale * scale
-    d_q = np.where(one, -1.0, new_norm - norm_a)
-    d_s = np.where(one, -s[ann_group, code], (s_dot[ann_group, rater] - s[ann_group, code]) * scale)
-    alpha = np.where(one, -1.0, scale)  # the change of P(.|c): alpha P(.|c) - beta e_k
-    delta_q = np.bincount(item, weights=d_q, minlength=n_items)
-    delta_s = np.bincount(item, weights=d_s, minlength=n_items)
-    dropped = np.bincount(item, weights=one, minlength=n_items)
-    # |d|^2, d = the sum of item i's raters' changes of P(.|c), a K-vector per item.
-    order, sizes, starts = _by_item(item, n_items)
+        beta = np.where(one | ~active, 0.0, 1.0 / (n_c - 1.0))
+    alpha = np.where(one, -1.0, beta)
+    nn = n_c[..., None]
+    new_norm = (nn * nn * norm[..., None] - 2.0 * nn * p + 1.0) * (beta * beta)[..., None]
+    tables = np.stack(
+        [
+            np.broadcast_to(pi[:, None, :], p.shape),
+            np.where(one[..., None], -1.0, new_norm - norm[..., None]),
+            np.where(
+                one[..., None],
+                -s[:, None, :],
+                (s_dot[..., None] - s[:, None, :]) * beta[..., None],
+            ),
+            np.broadcast_to(one[..., None], p.shape),
+        ],
+        axis=-1,
+    ).reshape(-1, 4)
+    terms = tables[at]
+    terms[:, 0] *= share
+    del share
+    per_item = _segment_sums(terms, sizes)
+    del terms
+    pi_dot, delta_q, delta_s, dropped = per_item.T
+    # |n_i. / r_i|^2 and |d_i|^2, d_i a K-vector per item, by chunks of items.
+    own = np.zeros(n_items)
     square = np.zeros(n_items)
+    starts = np.r_[0, np.cumsum(sizes)].astype(np.int64)
+    flat_p = p.reshape(-1, k)
     for lo, hi in _chunks(sizes * float(max(k, 1)), CHUNK):
-        ann = order[starts[lo] : starts[hi]]
-        if not len(ann):
+        span = slice(starts[lo], starts[hi])
+        if starts[lo] == starts[hi]:
             continue
-        rows = alpha[ann, None] * p[ann_group[ann], rater[ann]]
-        rows[np.arange(len(ann)), code[ann]] -= scale[ann]
-        present = np.flatnonzero(sizes[lo:hi])
-        d = np.add.reduceat(rows, (starts[lo:hi] - starts[lo])[present], axis=0)
-        square[lo + present] = np.einsum("ik,ik->i", d, d)
+        size = sizes[lo:hi]
+        who, kk = at[span] // k, code[span]
+        n_ik = np.bincount((ann_item[span] - lo) * k + kk, minlength=(hi - lo) * k)
+        own[lo:hi] = (n_ik.astype(np.float64) ** 2).reshape(-1, k).sum(axis=-1)
+        rows = flat_p[who] * alpha.ravel()[who][:, None]
+        rows[np.arange(len(kk)), kk] -= beta.ravel()[who]
+        d = _segment_sums(rows, size)
+        square[lo:hi] = np.einsum("ik,ik->i", d, d)
+    own *= inv_r * inv_r
     g = group_of_item
+    m = n_rated[g]
     with np.errstate(invalid="ignore", divide="ignore"):
+        sum_pi2 = (pi * pi).sum(axis=-1)[g]
+        e_pi = (m * m * sum_pi2 - 2.0 * m * pi_dot + own) / ((m - 1.0) ** 2)
         size2 = (s * s).sum(axis=-1)[g] + 2.0 * delta_s + square
         q = norm.sum(axis=-1)[g] + delta_q
         c1 = c[g] - dropped
         e_kappa = np.where(c1 >= 2, (size2 - q) / (c1 * (c1 - 1.0)), np.nan)
-    return as_float(e_pi - e_kappa)
+    return as_float(np.where(m >= 2, e_pi, np.nan) - e_kappa)

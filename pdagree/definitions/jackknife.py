@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .._kernels import jackknife as KJ
-from .._typing import FloatArray
+from .._typing import FloatArray, IntArray
 from .base import MIN_SHARED_ITEMS, Components
 from .bias import bias
 from .data import RatingData
@@ -41,18 +41,22 @@ _TABLE_CELLS = 1 << 21
 LeaveOneOut = Callable[[RatingData], FloatArray]
 
 
+def _sorted(data: RatingData, name: str) -> tuple[IntArray, IntArray, IntArray]:
+    """Each item's annotation count, and the annotations' raters and codes in item order."""
+    sizes, order = data.by_item
+    return sizes, data.rater_codes(name)[order], data.enc.code[order]
+
+
 def _light_values(data: RatingData) -> FloatArray:
-    enc = data.enc
-    rater = data.rater_codes("light")
+    sizes, rater, code = _sorted(data, "light")
     return KJ.light_leave_one_out(
-        enc.group, enc.item, rater, enc.code, data.nck, data.pair_agreements, MIN_SHARED_ITEMS
+        data.enc.group, sizes, rater, code, data.nck, data.pair_agreements, MIN_SHARED_ITEMS
     )
 
 
 def _bias_values(data: RatingData) -> FloatArray:
-    enc = data.enc
-    rater = data.rater_codes("bias")
-    return KJ.bias_leave_one_out(enc.group, enc.item, rater, enc.code, data.nck)
+    sizes, rater, code = _sorted(data, "bias")
+    return KJ.bias_leave_one_out(data.enc.group, sizes, rater, code, data.nck)
 
 
 def _table_values(
@@ -86,7 +90,7 @@ def _jackknife(
         data = data.rows
     data.require_items("the jackknife over items")
     enc = data.enc
-    rated = np.flatnonzero(np.bincount(enc.item, minlength=enc.n_items) > 0)
+    rated = np.flatnonzero(data.by_item[0] > 0)
     theta = values(data)[rated]
     var, n = KJ.jackknife_variance(theta, enc.group[rated], enc.n_groups)
     return _corrected(var, n, population), n
