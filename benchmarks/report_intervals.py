@@ -42,8 +42,9 @@ def _status_kib(field: str) -> int | None:
 
 
 def _child(variant: str, n: int, raters: int, repeats: int) -> None:
-    import pdagree  # noqa: F401  (registers the accessor)
     from data import labelled_frame
+
+    import pdagree  # noqa: F401  (registers the accessor)
 
     options: dict[str, Any] = {**VARIANTS[variant], "rng": 0} if VARIANTS[variant] else {}
 

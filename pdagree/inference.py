@@ -94,9 +94,7 @@ def check_method(method: str, name: str, test_only: bool = False) -> Method:
     definition = get(base)
     if method == "analytic" and definition.variance is None:
         other = "'jackknife' or 'bootstrap'" if definition.jackknife else "'bootstrap'"
-        raise ValueError(
-            f"no analytic variance is available for `{base}`; use method={other}."
-        )
+        raise ValueError(f"no analytic variance is available for `{base}`; use method={other}.")
     if method == "jackknife" and definition.jackknife is None:
         raise ValueError(
             f"method='jackknife' is the jackknife over items of Light's kappa and the "

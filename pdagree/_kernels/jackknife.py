@@ -36,7 +36,7 @@ from .agreement import chance_corrected
 __all__ = ["bias_leave_one_out", "jackknife_variance", "light_leave_one_out"]
 
 #: Most annotation pairs (Light) or annotations x categories (bias) per chunk of items.
-CHUNK = 1 << 20
+CHUNK = 1 << 17
 
 
 def jackknife_variance(
@@ -98,7 +98,8 @@ def _kappa(
     a_o: FloatArray, a_e: FloatArray, n_common: FloatArray, min_shared: int
 ) -> tuple[FloatArray, FloatArray]:
     """A pair's kappa where it counts towards Light's mean (0 elsewhere), and whether it does."""
-    kappa = chance_corrected(a_o, a_e)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        kappa = chance_corrected(a_o, a_e)
     usable = (n_common >= min_shared) & ~np.isnan(kappa)
     return np.where(usable, kappa, 0.0), usable.astype(np.float64)
 
@@ -165,6 +166,7 @@ DENSE_KEYS = 1 << 20
 def light_leave_one_out(
     group_of_item: IntArray,
     sizes: IntArray,
+    order: IntArray,
     rater: IntArray,
     code: IntArray,
     nck: FloatArray,
@@ -172,8 +174,8 @@ def light_leave_one_out(
     min_shared: int,
 ) -> FloatArray:
     """Light's kappa without each item, (n_items,) (only rated items' values are
-    meaningful). The annotations' ``rater`` and ``code`` come in item order, ``sizes`` of
-    them per item; ``nck`` (G, R, K) are the raters' category counts, ``pairs`` the rater
+    meaningful). ``order`` puts the annotations (``rater``, ``code``) in item order, ``sizes``
+    of them per item; ``nck`` (G, R, K) are the raters' category counts, ``pairs`` the rater
     pairs sharing items ``(group, a, b, n_common, agree)`` (``a < b``, sorted by group, a,
     b), ``min_shared`` the fewest co-rated items a pair's kappa needs."""
     n_groups, n_raters, k = nck.shape
@@ -230,12 +232,13 @@ def light_leave_one_out(
         pair_of[(pg * n_raters + pb) * n_raters + pa] = 2 * np.arange(n_pairs) + 1
     num = np.zeros((n_items, 2))
     starts = np.r_[0, np.cumsum(sizes)].astype(np.int64)
-    size_of = np.repeat(group_of_item, sizes)  # the group of each annotation
     table = np.column_stack([table_k, table_u])
     for lo, hi in _chunks(sizes * (sizes + 1) / 2.0, CHUNK >> 2):
         span = slice(starts[lo], starts[hi])
         size = sizes[lo:hi]
-        rr, kk, gg = rater[span], code[span], size_of[span]
+        ann = order[span]
+        rr, kk, gg = rater[ann], code[ann], np.repeat(group_of_item[lo:hi], size)
+        del ann
         num[lo:hi] = _segment_sums(table[(gg * n_raters + rr) * k + kk], size)
         x, y = _within_items(size)
         if not len(x):
@@ -266,28 +269,39 @@ def light_leave_one_out(
 def bias_leave_one_out(
     group_of_item: IntArray,
     sizes: IntArray,
+    order: IntArray,
     rater: IntArray,
     code: IntArray,
     nck: FloatArray,
 ) -> FloatArray:
     """Artstein & Poesio's bias ``A_e(pi) - A_e(kappa)`` without each item, (n_items,)
-    (only rated items' values are meaningful). The annotations' ``rater`` and ``code`` come
-    in item order, ``sizes`` of them per item, one per (item, rater); ``nck`` (G, R, K) are
-    the raters' category counts."""
+    (only rated items' values are meaningful). ``order`` puts the annotations (``rater``,
+    ``code``, one per (item, rater)) in item order, ``sizes`` of them per item; ``nck``
+    (G, R, K) are the raters' category counts."""
     n_groups, n_raters, k = nck.shape
     n_items = len(group_of_item)
     starts = np.r_[0, np.cumsum(sizes)].astype(np.int64)
-    ann_item = np.repeat(np.arange(n_items), sizes)
-    ann_group = group_of_item[ann_item]
-    at = (ann_group * n_raters + rater) * k + code  # (group, rater, category) of each
-    del ann_group
-    # A_e(pi) = sum_k pi_k^2, pi_k the mean over rated items of n_ik / r_i.
     r = sizes.astype(np.float64)
     rated = r >= 1
     inv_r = np.where(rated, 1.0 / np.where(rated, r, 1.0), 0.0)
+    cost = sizes * (k + 8.0)  # floats per annotation of a chunk
+    spans = list(_chunks(as_float(cost), CHUNK >> 2))
+
+    def chunk(lo: int, hi: int) -> tuple[IntArray, IntArray, IntArray, FloatArray]:
+        """The annotations of items ``lo:hi``: their item (from ``lo``), (group, rater,
+        category) cell, category and ``1 / r_i``."""
+        ann = order[starts[lo] : starts[hi]]
+        local = np.repeat(np.arange(hi - lo), sizes[lo:hi])
+        kk = code[ann]
+        at = (group_of_item[lo:hi][local] * n_raters + rater[ann]) * k + kk
+        return local, at, kk, inv_r[lo:hi][local]
+
+    # A_e(pi) = sum_k pi_k^2, pi_k the mean over rated items of n_ik / r_i.
     n_rated = np.bincount(group_of_item, weights=rated, minlength=n_groups)
-    share = inv_r[ann_item]
-    cell = np.bincount(at, weights=share, minlength=n_groups * n_raters * k)
+    cell = np.zeros(n_groups * n_raters * k)
+    for lo, hi in spans:
+        _, at, _, share = chunk(lo, hi)
+        cell += np.bincount(at, weights=share, minlength=len(cell))
     with np.errstate(invalid="ignore", divide="ignore"):
         pi = cell.reshape(n_groups, n_raters, k).sum(axis=1) / n_rated[:, None]
     # A_e(kappa) = (|s|^2 - q) / (c (c - 1)) over the c raters with ratings.
@@ -307,43 +321,38 @@ def bias_leave_one_out(
     alpha = np.where(one, -1.0, beta)
     nn = n_c[..., None]
     new_norm = (nn * nn * norm[..., None] - 2.0 * nn * p + 1.0) * (beta * beta)[..., None]
+    moved = (s_dot[..., None] - s[:, None, :]) * beta[..., None]
     tables = np.stack(
         [
             np.broadcast_to(pi[:, None, :], p.shape),
             np.where(one[..., None], -1.0, new_norm - norm[..., None]),
-            np.where(
-                one[..., None],
-                -s[:, None, :],
-                (s_dot[..., None] - s[:, None, :]) * beta[..., None],
-            ),
+            np.where(one[..., None], -s[:, None, :], moved),
             np.broadcast_to(one[..., None], p.shape),
         ],
         axis=-1,
     ).reshape(-1, 4)
-    terms = tables[at]
-    terms[:, 0] *= share
-    del share
-    per_item = _segment_sums(terms, sizes)
-    del terms
-    pi_dot, delta_q, delta_s, dropped = per_item.T
-    # |n_i. / r_i|^2 and |d_i|^2, d_i a K-vector per item, by chunks of items.
-    own = np.zeros(n_items)
-    square = np.zeros(n_items)
-    starts = np.r_[0, np.cumsum(sizes)].astype(np.int64)
-    flat_p = p.reshape(-1, k)
-    for lo, hi in _chunks(sizes * float(max(k, 1)), CHUNK):
-        span = slice(starts[lo], starts[hi])
+    flat_p, flat_alpha, flat_beta = p.reshape(-1, k), alpha.ravel(), beta.ravel()
+    # Per item: pi . (n_i. / r_i), the changes of q, of s . d and of c, |n_i. / r_i|^2, and
+    # |d|^2 with d the sum of the item's raters' changes of P(.|c) (a K-vector).
+    per_item = np.zeros((n_items, 6))
+    for lo, hi in spans:
         if starts[lo] == starts[hi]:
             continue
         size = sizes[lo:hi]
-        who, kk = at[span] // k, code[span]
-        n_ik = np.bincount((ann_item[span] - lo) * k + kk, minlength=(hi - lo) * k)
-        own[lo:hi] = (n_ik.astype(np.float64) ** 2).reshape(-1, k).sum(axis=-1)
-        rows = flat_p[who] * alpha.ravel()[who][:, None]
-        rows[np.arange(len(kk)), kk] -= beta.ravel()[who]
+        local, at, kk, share = chunk(lo, hi)
+        terms = tables[at]
+        terms[:, 0] *= share
+        per_item[lo:hi, :4] = _segment_sums(terms, size)
+        del terms
+        n_ik = np.bincount(local * k + kk, minlength=(hi - lo) * k).astype(np.float64)
+        per_item[lo:hi, 4] = (n_ik * n_ik).reshape(-1, k).sum(axis=-1)
+        who = at // k
+        rows = flat_p[who] * flat_alpha[who][:, None]
+        rows[np.arange(len(kk)), kk] -= flat_beta[who]
         d = _segment_sums(rows, size)
-        square[lo:hi] = np.einsum("ik,ik->i", d, d)
-    own *= inv_r * inv_r
+        per_item[lo:hi, 5] = np.einsum("ik,ik->i", d, d)
+    pi_dot, delta_q, delta_s, dropped, own, square = per_item.T
+    own = own * inv_r * inv_r
     g = group_of_item
     m = n_rated[g]
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .._kernels import jackknife as KJ
-from .._typing import FloatArray, IntArray
+from .._typing import FloatArray
 from .base import MIN_SHARED_ITEMS, Components
 from .bias import bias
 from .data import RatingData
@@ -41,22 +41,24 @@ _TABLE_CELLS = 1 << 21
 LeaveOneOut = Callable[[RatingData], FloatArray]
 
 
-def _sorted(data: RatingData, name: str) -> tuple[IntArray, IntArray, IntArray]:
-    """Each item's annotation count, and the annotations' raters and codes in item order."""
-    sizes, order = data.by_item
-    return sizes, data.rater_codes(name)[order], data.enc.code[order]
-
-
 def _light_values(data: RatingData) -> FloatArray:
-    sizes, rater, code = _sorted(data, "light")
+    sizes, order = data.by_item
     return KJ.light_leave_one_out(
-        data.enc.group, sizes, rater, code, data.nck, data.pair_agreements, MIN_SHARED_ITEMS
+        data.enc.group,
+        sizes,
+        order,
+        data.rater_codes("light"),
+        data.enc.code,
+        data.nck,
+        data.pair_agreements,
+        MIN_SHARED_ITEMS,
     )
 
 
 def _bias_values(data: RatingData) -> FloatArray:
-    sizes, rater, code = _sorted(data, "bias")
-    return KJ.bias_leave_one_out(data.enc.group, sizes, rater, code, data.nck)
+    sizes, order = data.by_item
+    rater = data.rater_codes("bias")
+    return KJ.bias_leave_one_out(data.enc.group, sizes, order, rater, data.enc.code, data.nck)
 
 
 def _table_values(

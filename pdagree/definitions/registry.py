@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import alpha, bias, kappa, multilabel, spa
-from . import jackknife as jk
 from . import item_sums as sums
+from . import jackknife as jk
 from .base import Definition
 
 __all__ = ["REGISTRY", "get"]
