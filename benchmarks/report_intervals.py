@@ -8,7 +8,10 @@ once (``frame.agree(item=, rater=, label=)``), warms the call up on a small fram
 imports), then times ``report()`` (best of ``--repeats``, each on a fresh ``Ratings`` so that
 no cached count tensor is reused) and measures the growth of the resident set during one
 call (the peak, ``VmHWM`` reset through ``/proc/self/clear_refs``, minus the resident set
-before). It prints one Markdown table, the ratios in the last rows.
+before) and the process's peak resident set during that call (frame and interpreter
+included, as issue #26 measured it). It prints one Markdown table, the ratios in the last
+rows. ``PYTHONPATH`` chooses the pdagree that is measured (e.g. an export of an earlier
+commit).
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ def _child(variant: str, n: int, raters: int, repeats: int) -> None:
     out = {
         "seconds": min(times),
         "rss_growth_mib": max(0, peak - before) / 1024,
+        "rss_peak_mib": peak / 1024,
         "light": float(light["value"]),
         "light_se": float(light.get("se", float("nan"))),
         "bias_se": float(table.attrs["annotator_bias"].iloc[0].get("se", float("nan"))),
@@ -95,20 +99,25 @@ def main() -> None:
         done = subprocess.run(cmd, capture_output=True, text=True, check=True)
         rows[variant] = json.loads(done.stdout.strip().splitlines()[-1])
     print(f"{n:,} annotations ({args.raters} raters per item), best of {args.repeats}\n")
-    print("| call | time | peak memory (RSS growth) | Light's SE | bias SE | Light's ci_method |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| call | time | RSS growth in the call | process peak RSS | Light's SE | bias SE "
+        "| Light's ci_method |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for variant, row in rows.items():
         print(
             f"| `{variant}` | {row['seconds']:.2f} s | {row['rss_growth_mib']:.0f} MiB | "
-            f"{row['light_se']:.5f} | {row['bias_se']:.6f} | {row['ci_method']} |"
+            f"{row['rss_peak_mib']:.0f} MiB | {row['light_se']:.5f} | {row['bias_se']:.6f} | "
+            f"{row['ci_method']} |"
         )
     base = rows.get("report()")
     if base is not None:
         for variant, row in rows.items():
             if variant != "report()":
+                growth = row["rss_growth_mib"] / max(base["rss_growth_mib"], 1e-9)
                 print(
                     f"| `{variant}` / `report()` | {row['seconds'] / base['seconds']:.1f}x | "
-                    f"{row['rss_growth_mib'] / max(base['rss_growth_mib'], 1e-9):.2f}x | | | |"
+                    f"{growth:.2f}x | {row['rss_peak_mib'] / base['rss_peak_mib']:.2f}x | | | |"
                 )
 
 
