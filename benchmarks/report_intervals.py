@@ -85,7 +85,7 @@ def main() -> None:
     parser.add_argument("--annotations", type=float, default=1e6)
     parser.add_argument("--raters", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated")
+    parser.add_argument("--variants", default=";".join(VARIANTS), help="separated by ;")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     n = int(args.annotations)
@@ -93,7 +93,7 @@ def main() -> None:
         _child(args.child, n, args.raters, args.repeats)
         return
     rows = {}
-    for variant in args.variants.split(","):
+    for variant in args.variants.split(";"):
         cmd = [sys.executable, __file__, "--child", variant, "--annotations", str(n)]
         cmd += ["--raters", str(args.raters), "--repeats", str(args.repeats)]
         done = subprocess.run(cmd, capture_output=True, text=True, check=True)

@@ -21,6 +21,8 @@ from pdagree._kernels import jackknife as KJ
 
 FLEISS = pdagree.datasets.load("fleiss1971")
 METHODS = ("light", "bias")
+#: The tables by cells only, or by cells and by rater pair, left out.
+KJ_LIMITS = ("CELL_KEYS", "DENSE_KEYS")
 
 
 def _frame(rng: np.random.Generator, n_items: int, n_raters: int, k: int, missing: float):
@@ -84,9 +86,9 @@ def test_jackknife_equals_leaving_each_item_out(method: str) -> None:
             assert se**2 == pytest.approx(brute, rel=1e-9, abs=1e-12), frame
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize(("method", "limit"), [(m, x) for m in METHODS for x in KJ_LIMITS])
 def test_jackknife_tables_that_only_cover_what_occurs(
-    method: str, monkeypatch: pytest.MonkeyPatch
+    method: str, limit: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Many rater pairs or categories: the corrections are computed for the combinations
     # that occur and the pairs found by search, not tabulated; the same values.
@@ -95,7 +97,7 @@ def test_jackknife_tables_that_only_cover_what_occurs(
         warnings.simplefilter("ignore", pdagree.UndefinedStatisticWarning)
         results = [getattr(f.agree, method)() for f in frames]
     dense = [_jackknife_se(r) for r in results]
-    monkeypatch.setattr(KJ, "DENSE_KEYS", 0)
+    monkeypatch.setattr(KJ, limit, 0)
     monkeypatch.setattr(KJ, "CHUNK", 8)  # and many chunks of items
     sparse = [_jackknife_se(r) for r in results]
     np.testing.assert_allclose(sparse, dense, rtol=1e-10, atol=1e-14)

@@ -161,6 +161,8 @@ def _both_sides(
 #: Most (rater pair, category, category) corrections tabulated at once; beyond, only the
 #: combinations that occur are computed, per chunk of items.
 DENSE_KEYS = 1 << 20
+#: Most (group, rater, category) x (rater, category) corrections tabulated by cells.
+CELL_KEYS = 1 << 20
 
 
 def light_leave_one_out(
@@ -230,6 +232,19 @@ def light_leave_one_out(
         pair_of = np.full(cells, -1, dtype=np.int64)
         pair_of[pair_key] = 2 * np.arange(n_pairs)
         pair_of[(pg * n_raters + pb) * n_raters + pa] = 2 * np.arange(n_pairs) + 1
+    # Few (rater, category) cells: the corrections by the two annotations' cells directly,
+    # so that an annotation pair costs two gathers and an addition.
+    width = n_raters * k
+    by_cells = None
+    small = n_pairs > 0 and n_groups * width * width <= CELL_KEYS
+    if fixes is not None and pair_of is not None and small:
+        every = np.arange(n_groups * width * width, dtype=np.int64)
+        g_of, rest = np.divmod(every, width * width)
+        first, second = np.divmod(rest, width)
+        (r1, k1), (r2, k2) = np.divmod(first, k), np.divmod(second, k)
+        j = pair_of[(g_of * n_raters + r1) * n_raters + r2]
+        by_cells = np.where((j >= 0)[:, None], fixes[(np.maximum(j, 0) * k + k1) * k + k2], 0.0)
+        del every, g_of, rest, first, second, r1, k1, r2, k2, j
     num = np.zeros((n_items, 2))
     starts = np.r_[0, np.cumsum(sizes)].astype(np.int64)
     table = np.column_stack([table_k, table_u])
@@ -242,6 +257,11 @@ def light_leave_one_out(
         num[lo:hi] = _segment_sums(table[(gg * n_raters + rr) * k + kk], size)
         x, y = _within_items(size)
         if not len(x):
+            continue
+        if by_cells is not None:
+            cell = rr * k + kk
+            key = cell[y] + (gg * width + cell)[x] * width
+            num[lo:hi] += _segment_sums(by_cells[key], size * (size - 1) // 2)
             continue
         rx, ry = rr[x], rr[y]
         if pair_of is not None:
