@@ -248,7 +248,7 @@ def light_leave_one_out(
     num = np.zeros((n_items, 2))
     starts = np.r_[0, np.cumsum(sizes)].astype(np.int64)
     table = np.column_stack([table_k, table_u])
-    for lo, hi in _chunks(sizes * (sizes + 1) / 2.0, CHUNK >> 2):
+    for lo, hi in _chunks(sizes * (sizes + 1) / 2.0, CHUNK):
         span = slice(starts[lo], starts[hi])
         size = sizes[lo:hi]
         ann = order[span]
@@ -305,7 +305,7 @@ def bias_leave_one_out(
     rated = r >= 1
     inv_r = np.where(rated, 1.0 / np.where(rated, r, 1.0), 0.0)
     cost = sizes * (k + 8.0)  # floats per annotation of a chunk
-    spans = list(_chunks(as_float(cost), CHUNK >> 2))
+    spans = list(_chunks(as_float(cost), CHUNK))
 
     def chunk(lo: int, hi: int) -> tuple[IntArray, IntArray, IntArray, FloatArray]:
         """The annotations of items ``lo:hi``: their item (from ``lo``), (group, rater,
@@ -318,12 +318,14 @@ def bias_leave_one_out(
 
     # A_e(pi) = sum_k pi_k^2, pi_k the mean over rated items of n_ik / r_i.
     n_rated = np.bincount(group_of_item, weights=rated, minlength=n_groups)
-    cell = np.zeros(n_groups * n_raters * k)
+    cell = np.zeros(n_groups * k)
     for lo, hi in spans:
-        _, at, _, share = chunk(lo, hi)
-        cell += np.bincount(at, weights=share, minlength=len(cell))
+        local = np.repeat(np.arange(hi - lo), sizes[lo:hi])
+        kk = code[order[starts[lo] : starts[hi]]]
+        at = group_of_item[lo:hi][local] * k + kk
+        cell += np.bincount(at, weights=inv_r[lo:hi][local], minlength=len(cell))
     with np.errstate(invalid="ignore", divide="ignore"):
-        pi = cell.reshape(n_groups, n_raters, k).sum(axis=1) / n_rated[:, None]
+        pi = cell.reshape(n_groups, k) / n_rated[:, None]
     # A_e(kappa) = (|s|^2 - q) / (c (c - 1)) over the c raters with ratings.
     n_c = nck.sum(axis=-1)
     active = n_c > 0
