@@ -248,7 +248,7 @@ def light_leave_one_out(
     num = np.zeros((n_items, 2))
     starts = np.r_[0, np.cumsum(sizes)].astype(np.int64)
     table = np.column_stack([table_k, table_u])
-    for lo, hi in _chunks(sizes * (sizes + 1) / 2.0, CHUNK):
+    for lo, hi in _chunks(sizes * (sizes + 1) / 2.0, CHUNK >> 2):
         span = slice(starts[lo], starts[hi])
         size = sizes[lo:hi]
         ann = order[span]
@@ -305,7 +305,7 @@ def bias_leave_one_out(
     rated = r >= 1
     inv_r = np.where(rated, 1.0 / np.where(rated, r, 1.0), 0.0)
     cost = sizes * (k + 8.0)  # floats per annotation of a chunk
-    spans = list(_chunks(as_float(cost), CHUNK))
+    spans = list(_chunks(as_float(cost), CHUNK >> 1))
 
     def chunk(lo: int, hi: int) -> tuple[IntArray, IntArray, IntArray, FloatArray]:
         """The annotations of items ``lo:hi``: their item (from ``lo``), (group, rater,
