@@ -56,11 +56,13 @@ INFERENCE_NOTE = """
         :meth:`pdagree.Coefficient.z_test`), ``p_value`` (one-sided, H1: coefficient > 0) and
         ``ci_method`` (the method used) to the result; see
         :meth:`pdagree.Coefficient.confidence_interval`.
-    method : {"auto", "analytic", "large-sample", "bootstrap"}
+    method : {"auto", "analytic", "large-sample", "jackknife", "bootstrap"}
         "auto" (the default): Gwet's analytic variance where the literature gives one,
-        else the item bootstrap. On a contingency table the analytic variance is Gwet's
-        two-rater table formula, as R irrCAC's ``*.table`` functions, ``(n - 1) / n`` times
-        the raw-ratings one.
+        else the jackknife over items (Light's kappa, the bias: Efron's
+        ``(n - 1) / n sum_i (theta_(i) - theta_(.))^2``, each leave-one-item-out value in
+        closed form), else the item bootstrap. On a contingency table the analytic variance
+        is Gwet's two-rater table formula, as R irrCAC's ``*.table`` functions,
+        ``(n - 1) / n`` times the raw-ratings one.
     n_resamples, rng
         Bootstrap replicates and the seed or :class:`numpy.random.Generator`.
     N : float

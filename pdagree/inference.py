@@ -1,6 +1,6 @@
 """Standard errors, confidence intervals and p-values for agreement coefficients.
 
-Three methods:
+Four methods:
 
 - ``"analytic"``: Gwet's (2014) linearised variance (percent agreement, Bennett's S, Scott,
   Cohen, Fleiss, Conger, AC1/AC2), with the interval ``value ± t(n - 1) · SE`` over the ``n``
@@ -11,6 +11,11 @@ Three methods:
   Its test of H0: kappa = 0 uses the standard error under H0 (SAS's "ASE under H0", R irr's
   ``kappa2``); for Fleiss' kappa and Scott's pi only that test exists, with the variance under
   H0 of Fleiss, Nee & Landis (1979) (R irr's ``kappam.fleiss``).
+- ``"jackknife"``: Light's kappa and the annotator bias, which have no linearised variance:
+  Efron's (1982) jackknife over items, ``(n - 1) / n sum_i (theta_(i) - theta_(.))^2`` with
+  the leave-one-item-out values in closed form (:mod:`pdagree.definitions.jackknife`), and
+  the interval ``value ± t(n - 1) · SE`` as for ``"analytic"`` (Efron & Tibshirani 1993,
+  ch. 11); the finite-population correction ``N=`` multiplies the variance by ``1 - n / N``.
 - ``"bootstrap"``: resampling items (within each ``by=`` group), every coefficient. All
   replicates are computed in one batched call: each replicate is a group of its own, so the
   same kernels run once over ``n_resamples × n_groups`` groups (in chunks that bound memory).
@@ -42,8 +47,8 @@ from .resampling import bootstrap_values, scipy_bootstrap, table_bootstrap
 
 __all__ = ["INTERVAL_METHODS", "ConfidenceInterval", "ZTest", "summarise"]
 
-Method = Literal["auto", "analytic", "large-sample", "bootstrap"]
-INTERVAL_METHODS = ("auto", "analytic", "large-sample", "bootstrap")
+Method = Literal["auto", "analytic", "large-sample", "jackknife", "bootstrap"]
+INTERVAL_METHODS = ("auto", "analytic", "large-sample", "jackknife", "bootstrap")
 _DEFAULT_RESAMPLES = 2000
 
 
@@ -83,14 +88,19 @@ def check_method(method: str, name: str, test_only: bool = False) -> Method:
     standard error under H0 only (Fleiss' kappa, Scott's pi)."""
     if method not in INTERVAL_METHODS:
         raise ValueError(
-            "`method` must be one of 'auto', 'analytic', 'large-sample', 'bootstrap'; got "
-            f"{method!r}."
+            "`method` must be one of 'auto', 'analytic', 'large-sample', 'jackknife', "
+            f"'bootstrap'; got {method!r}."
         )
     base = name.split("[")[0]
     definition = get(base)
     if method == "analytic" and definition.variance is None:
+        other = "'jackknife' or 'bootstrap'" if definition.jackknife else "'bootstrap'"
+        raise ValueError(f"no analytic variance is available for `{base}`; use method={other}.")
+    if method == "jackknife" and definition.jackknife is None:
         raise ValueError(
-            f"no analytic variance is available for `{base}`; use method='bootstrap'."
+            f"method='jackknife' is the jackknife over items of Light's kappa and the "
+            f"annotator bias; `{base}` has Gwet's analytic variance (method='analytic') or "
+            "the item bootstrap (method='bootstrap')."
         )
     if method == "large-sample" and definition.large_sample is None:
         if test_only and definition.null_se is not None:
@@ -112,13 +122,16 @@ def resolve_method(
     method: str, definition: Definition, data: RatingData, options: dict[str, Any]
 ) -> str:
     """``"auto"``: Gwet's analytic variance where the definition offers one for these options,
-    else the item bootstrap; any other method as given."""
+    else the jackknife over items where it has one, else the item bootstrap; any other method
+    as given."""
     if method != "auto":
         return method
     applies = definition.variance is not None and (
         definition.analytic_applies is None or definition.analytic_applies(data, options)
     )
-    return "analytic" if applies else "bootstrap"
+    if applies:
+        return "analytic"
+    return "jackknife" if definition.jackknife is not None else "bootstrap"
 
 
 MAX_RESAMPLES = 1_000_000
@@ -186,12 +199,17 @@ def check_population(population: float) -> float:
 
 
 def analytic(
-    data: RatingData, definition: Definition, options: dict[str, Any], population: float
+    data: RatingData,
+    definition: Definition,
+    options: dict[str, Any],
+    population: float,
+    jackknife: bool = False,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Value, Gwet's standard error and the number of rated items, per group."""
-    variance = definition.variance
+    """Value, Gwet's standard error (``jackknife``: the jackknife's over items) and the
+    number of rated items, per group."""
+    variance = definition.jackknife if jackknife else definition.variance
     if variance is None:  # pragma: no cover - check_method refuses it first
-        raise ValueError(f"no analytic variance for `{definition.name}`")
+        raise ValueError(f"no such variance for `{definition.name}`")
 
     def run(sub: RatingData, options: dict[str, Any]) -> tuple[Any, Any, Any]:
         parts = compute(definition, sub, options)
@@ -246,8 +264,8 @@ def summarise(
     definition = get(method_name)
     chosen = resolve_method(method, definition, data, kwargs)
     se_h0: FloatArray | None = None
-    if chosen == "analytic":
-        value, se, n = analytic(data, definition, kwargs, population)
+    if chosen in ("analytic", "jackknife"):
+        value, se, n = analytic(data, definition, kwargs, population, chosen == "jackknife")
         with np.errstate(invalid="ignore", divide="ignore"):
             df = n - 1.0
             t = stats.t.ppf(1.0 - (1.0 - level) / 2.0, df)

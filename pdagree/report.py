@@ -47,13 +47,15 @@ def report(
     confidence_level : float, optional
         Add ``se``, ``low``, ``high`` and ``p_value`` columns (see
         :meth:`pdagree.Coefficient.confidence_interval`) and ``ci_method``, the method used
-        for the row: ``method`` where it applies, the item bootstrap for coefficients with
-        no analytic variance (Light's kappa, the bias).
+        for the row: ``method`` where it applies; Light's kappa and the bias, which have no
+        analytic variance, get the jackknife over items (Efron 1982,
+        ``(n - 1) / n sum_i (theta_(i) - theta_(.))^2`` with each leave-one-item-out value in
+        closed form, see :mod:`pdagree.definitions.jackknife`) unless ``method="bootstrap"``.
     method, n_resamples, rng
         The interval method and bootstrap settings: ``"auto"`` (the default, as every
-        coefficient method's): Gwet's analytic variance where one exists, the item bootstrap
-        otherwise; ``"analytic"`` (the same, its former name) or ``"bootstrap"`` for every
-        row.
+        coefficient method's): Gwet's analytic variance where one exists, the jackknife over
+        items for Light's kappa and the bias; ``"analytic"`` (the same, its former name) or
+        ``"bootstrap"`` for every row.
     coefficients : list of str, optional
         The coefficients to report, by method name (e.g. ``["fleiss", "alpha", "spa"]``), in
         that order, each with its own option after a colon where it takes one:
@@ -94,7 +96,7 @@ def report(
         ``se``               with ``confidence_level=``: the standard error
         ``low``, ``high``    the interval
         ``p_value``          one-sided, H1: value > 0
-        ``ci_method``        ``analytic``, ``bootstrap`` or ``F`` (the ICC)
+        ``ci_method``        ``analytic``, ``jackknife``, ``bootstrap`` or ``F`` (ICC)
         ===================  ======================================================
 
     Examples

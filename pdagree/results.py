@@ -169,11 +169,15 @@ class Coefficient(float):
 
         Parameters
         ----------
-        method : {"auto", "analytic", "large-sample", "bootstrap"}
+        method : {"auto", "analytic", "large-sample", "jackknife", "bootstrap"}
             ``"auto"`` (the default): ``"analytic"`` where the literature gives a variance
-            for this coefficient, else ``"bootstrap"``. ``"analytic"``: Gwet's (2014)
+            for this coefficient, else ``"jackknife"`` where there is one, else
+            ``"bootstrap"``. ``"analytic"``: Gwet's (2014)
             linearised variance (percent agreement, Bennett's S,
             Scott, Cohen, Fleiss, Conger, AC1/AC2), as R's irrCAC computes it.
+            ``"jackknife"``: Light's kappa and the annotator bias, Efron's (1982) jackknife
+            over items ``(n - 1) / n sum_i (theta_(i) - theta_(.))^2``, each
+            leave-one-item-out value ``theta_(i)`` in closed form (no resampling).
             ``"large-sample"``: two-rater Cohen's kappa only, the asymptotic standard error of
             Fleiss, Cohen & Everitt (1969) (SAS PROC FREQ's ASE). ``"bootstrap"``: the standard
             deviation of ``n_resamples`` item-bootstrap replicates (every coefficient).
@@ -197,9 +201,11 @@ class Coefficient(float):
         """A ``(low, high)`` confidence interval (a named tuple).
 
         ``method="auto"`` (the default) is ``"analytic"`` where the literature gives a
-        variance for this coefficient, else ``"bootstrap"``. ``"analytic"``:
+        variance for this coefficient, else ``"jackknife"`` (Light's kappa, the bias), else
+        ``"bootstrap"``. ``"analytic"``:
         ``value ± t(n - 1) · SE`` over the ``n`` rated items with Gwet's SE,
-        the upper bound capped at 1 (as R's irrCAC prints it). ``"large-sample"`` (two-rater
+        the upper bound capped at 1 (as R's irrCAC prints it); ``"jackknife"`` the same with
+        the jackknife's SE (see :meth:`standard_error`). ``"large-sample"`` (two-rater
         Cohen): ``value ± z · ASE``. ``"bootstrap"``: ``n_resamples`` replicates resampling
         the rated items, by :func:`scipy.stats.bootstrap` (``vectorized=True``) fed by the
         batched kernels, with ``interval="percentile"`` (default), ``"basic"`` or ``"BCa"``.
@@ -244,6 +250,7 @@ class Coefficient(float):
         ``n_resamples`` item-bootstrap replicates: ``(1 + #{replicates <= 0}) / (B + 1)`` for
         ``"greater"`` (``>= 0`` for ``"less"``, twice the smaller for ``"two-sided"``).
         ``"auto"`` (the default) is ``"analytic"`` where the literature gives a variance, else
+        ``"jackknife"`` (``value / SE`` against t(n - 1) too) where there is one, else
         ``"bootstrap"``.
         """
         out = self._summary(0.95, method, n_resamples, rng, N, alternative, test_only=True)

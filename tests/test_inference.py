@@ -580,13 +580,17 @@ def test_n_resamples_below_one(wide: pd.DataFrame) -> None:
 
 def test_unknown_method(wide: pd.DataFrame) -> None:
     match = (
-        r"`method` must be one of 'auto', 'analytic', 'large-sample', 'bootstrap'; got "
-        r"'jackknife'"
+        r"`method` must be one of 'auto', 'analytic', 'large-sample', 'jackknife', "
+        r"'bootstrap'; got 'delta'"
     )
     with pytest.raises(ValueError, match=match):
-        wide.agree.fleiss().standard_error("jackknife")
+        wide.agree.fleiss().standard_error("delta")
     with pytest.raises(ValueError, match=match):
-        wide.agree.fleiss(confidence_level=0.95, method="jackknife")
+        wide.agree.fleiss(confidence_level=0.95, method="delta")
+    # The jackknife is for the coefficients without a linearised variance.
+    match = r"method='jackknife' is the jackknife over items of Light's kappa .* `fleiss` has"
+    with pytest.raises(ValueError, match=match):
+        wide.agree.fleiss().standard_error("jackknife")
 
 
 @pytest.mark.parametrize("method", ["observed", "bennett", "fleiss", "conger", "gwet"])
@@ -605,7 +609,10 @@ def test_large_sample_is_for_cohen_only(wide: pd.DataFrame, method: str) -> None
 
 @pytest.mark.parametrize("method", ["light", "bias"])
 def test_no_analytic_variance_for_light_and_bias(wide: pd.DataFrame, method: str) -> None:
-    match = rf"no analytic variance is available for `{method}`; use method='bootstrap'"
+    match = (
+        rf"no analytic variance is available for `{method}`; use method='jackknife' or "
+        "'bootstrap'"
+    )
     with pytest.raises(ValueError, match=match):
         getattr(wide.agree, method)().standard_error("analytic")
     with pytest.raises(ValueError, match=match):
@@ -625,7 +632,8 @@ def test_population_not_positive(wide: pd.DataFrame) -> None:
 @pytest.mark.parametrize(
     ("options", "match"),
     [
-        ({"method": "jackknife"}, r"`method` must be one of"),
+        ({"method": "delta"}, r"`method` must be one of"),
+        ({"method": "jackknife"}, r"method='jackknife' is the jackknife over items"),
         ({"method": "bootstrap", "n_resamples": 0}, r"`n_resamples` must be at least 1"),
         ({"N": -5}, r"`N`.*must be positive"),
         ({"method": "large-sample"}, r"method='large-sample'"),

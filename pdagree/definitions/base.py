@@ -122,6 +122,10 @@ class Definition:
         ``analytic_applies(data, options)``: whether ``variance`` exists for these options
         (``None``: whenever ``variance`` is given); ``method="auto"`` uses the bootstrap
         where it does not.
+    jackknife
+        The jackknife variance over items (``method="jackknife"``), with ``variance``'s
+        signature, for a coefficient without a linearised variance; ``method="auto"`` uses
+        it where there is no ``variance``. ``None``: none.
     large_sample
         The large-sample variance of Fleiss, Cohen & Everitt (``method="large-sample"``), or
         ``None``.
@@ -158,6 +162,7 @@ class Definition:
     levels: bool = False
     variance: Variance | None = None
     analytic_applies: Callable[[RatingData, dict[str, Any]], bool] | None = None
+    jackknife: Variance | None = None
     large_sample: LargeSample | None = None
     null_se: NullSE | None = None
     per_item: PerItem | None = None

@@ -40,6 +40,9 @@ def bias(data: RatingData) -> Components:
         ``sum_k (P(k|c) - pbar_k)^2`` and its ``contribution``, that distance over
         ``c (c - 1)``, which sums to the variance term of ``B``). ``observed`` is ``A_o``
         and ``expected`` is ``A_e(pi)``. With ``by=``, a DataFrame with one row per group.
+        Its standard error (``method="auto"``) is the jackknife over items,
+        ``(n - 1) / n sum_i (theta_(i) - theta_(.))^2`` (Efron 1982), each value without one
+        item in closed form (:mod:`pdagree.definitions.jackknife`).
 
     Examples
     --------

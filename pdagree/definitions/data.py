@@ -297,6 +297,16 @@ class RatingData:
         return counts.astype(np.float64)
 
     @cached_property
+    def by_item(self) -> tuple[IntArray, IntArray]:
+        """Each item's annotation count, and the annotations' positions in item order: what
+        the jackknife over items reads (:mod:`pdagree.definitions.jackknife`)."""
+        enc = self.enc
+        sizes = np.bincount(enc.item, minlength=enc.n_items)
+        if len(enc.item) < 2**31:  # a narrower key sorts faster and keeps less
+            return sizes, np.argsort(enc.item.astype(np.int32)).astype(np.int32)
+        return sizes, np.argsort(enc.item)
+
+    @cached_property
     def rated_per_group(self) -> FloatArray:
         """Items with at least one rating, per group: the ``n`` of Gwet's variances."""
         enc = self.enc

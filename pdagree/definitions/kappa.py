@@ -244,6 +244,9 @@ def light(data: RatingData) -> Components:
     one item, or on nothing), or whose kappa is undefined, are left out of the mean. The
     result's ``observed`` and ``expected`` are the means of the pairs' ``A_o`` and ``A_e``;
     ``n_items`` counts items with two or more ratings; ``n_pairs`` the pairs averaged.
+    Light (1971); Conger (1980). Its standard error (``method="auto"``) is the jackknife over
+    items, ``(n - 1) / n sum_i (theta_(i) - theta_(.))^2`` (Efron 1982), each value without
+    one item in closed form (:mod:`pdagree.definitions.jackknife`).
     """
     data.require_raters("light")
     enc = data.enc

@@ -12,6 +12,7 @@ from typing import Any
 
 from . import alpha, bias, kappa, multilabel, spa
 from . import item_sums as sums
+from . import jackknife as jk
 from .base import Definition
 
 __all__ = ["REGISTRY", "get"]
@@ -125,6 +126,7 @@ REGISTRY: dict[str, Definition] = {
             kappa.light,
             "Light's kappa (mean pairwise Cohen)",
             needs_raters=True,
+            jackknife=jk.light_jackknife,
             item_sums=sums.light_sums,
             on_table=True,
         ),
@@ -133,6 +135,7 @@ REGISTRY: dict[str, Definition] = {
             bias.bias,
             "Artstein & Poesio's annotator bias",
             needs_raters=True,
+            jackknife=jk.bias_jackknife,
             item_sums=sums.bias_sums,
             on_table=True,
         ),
