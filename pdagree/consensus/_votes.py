@@ -31,7 +31,8 @@ class Votes:
     Attributes
     ----------
     item, key, code
-        Per annotation: item, (group, annotator) key ``group * R + annotator``, category.
+        Per annotation: item, (group, annotator) key ``group * R + annotator`` (``R``: the
+        raters numbered within their group, :attr:`RatingData.slots`), category.
     group
         Per item: its group.
     n_items, n_groups, n_raters, n_categories
@@ -178,7 +179,7 @@ def votes(data: RatingData, gold: Any = None) -> Votes:
         group=enc.group,
         n_items=enc.n_items,
         n_groups=enc.n_groups,
-        n_raters=enc.n_raters,
+        n_raters=data.slots[1],
         n_categories=enc.n_categories,
         allowed=allowed,
         gold=gold_code,

@@ -1,5 +1,7 @@
 """Labels of per-annotator results: one row per annotator, or per (group, annotator) with
-``by=``; a *key* is ``group * n_raters + rater``."""
+``by=``; a *key* is ``group * n_slots + slot``, the raters numbered within their group
+(:attr:`~pdagree.definitions.data.RatingData.slots`), so that groups with raters of their
+own need keys for the (group, rater) pairs that occur, not for every group x rater."""
 
 from __future__ import annotations
 
@@ -15,21 +17,22 @@ __all__ = ["key_index", "keys_of"]
 def keys_of(data: RatingData, method: str) -> tuple[IntArray, IntArray]:
     """Per annotation its key, and per key its group (a ValueError naming ``method`` for a
     layout without raters)."""
-    rater = data.rater_codes(method)
+    data.rater_codes(method)
     enc = data.enc
-    key = enc.group[enc.item] * enc.n_raters + rater
-    key_group = np.arange(enc.n_groups * enc.n_raters, dtype=np.int64) // max(enc.n_raters, 1)
+    slot, n_slots, _ = data.slots
+    key = enc.group[enc.item] * n_slots + slot
+    key_group = np.arange(enc.n_groups * n_slots, dtype=np.int64) // max(n_slots, 1)
     return key, key_group
 
 
 def key_index(data: RatingData, keys: IntArray) -> pd.Index:
     """The annotator (with ``by=``: group keys and annotator) of each key."""
     enc = data.enc
-    raters = data.rater_labels[keys % enc.n_raters]
+    raters = data.rater_labels[data.slot_raters.reshape(-1)[keys]]
     if enc.groups is None:
         named: pd.Index = pd.Index(raters, name="rater" if raters.name is None else raters.name)
         return named
-    groups = enc.groups[keys // enc.n_raters]
+    groups = enc.groups[keys // data.slots[1]]
     frame = (
         groups.to_frame(index=False)
         if isinstance(groups, pd.MultiIndex)
