@@ -159,4 +159,5 @@ def _recomputed(data: RatingData, coefficient: str, options: dict[str, Any]) -> 
                 out[:, r] = compute(definition, rest, dict(options)).value
             except ValueError:  # e.g. a two-rater coefficient left with one rater
                 continue
-    return out.ravel()
+    _, key_group, key_rater, key_slot = data.rater_keys
+    return out[key_group, key_rater if by_slot is None else key_slot]

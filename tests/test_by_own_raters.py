@@ -201,3 +201,44 @@ def test_memory_grows_with_the_pairs_that_occur_not_groups_times_raters(method: 
     finally:
         tracemalloc.stop()
     assert peak < 48 * 2**20, f"{method}: {peak / 2**20:.0f} MiB"
+
+
+def test_several_by_columns_label_the_annotators_of_each_group() -> None:
+    df = own_raters(4, 8)
+    df["half"] = np.where(df["item"].str[-1].astype(int) % 2 == 0, "even", "odd")
+    two = ratings(df, by=["group", "half"])
+    quality = two.consensus("majority", ties="first").quality
+    per = quietly(lambda: two.per_rater("fleiss"))
+    assert list(quality.index.names) == ["group", "half", "rater"] == list(per.index.names)
+    for (key, half), sub in df.groupby(["group", "half"]):
+        alone = ratings(sub.drop(columns=["group", "half"])).consensus("majority", ties="first")
+        got = quality.loc[(key, half)]
+        assert list(got.index) == list(alone.quality.index)
+        np.testing.assert_allclose(got.to_numpy(), alone.quality.to_numpy(), atol=1e-12)
+        assert list(per.loc[(key, half)].index) == sorted(sub["rater"].unique())
+
+
+@pytest.mark.parametrize("method", ["dawid_skene", "mace"])
+def test_one_large_group_does_not_pad_the_consensus_keys(method: str) -> None:
+    # 2,000 groups of 3 raters and one of 500: the (group, rater) pairs that occur are
+    # 6,500; padding every group to 500 raters would make a million keys.
+    small = groups_own_raters(2000)
+    n = 500
+    large = pd.DataFrame(
+        {
+            "group": -1,
+            "item": np.repeat([-1, -2], n),
+            "rater": np.tile(10**6 + np.arange(n), 2),
+            "label": np.random.default_rng(1).integers(0, 3, 2 * n),
+        }
+    )
+    r = ratings(pd.concat([large, small], ignore_index=True), by="group")
+    quietly(lambda: CALLS[method](ratings(groups_own_raters(5), by="group")))
+    tracemalloc.start()
+    try:
+        fit = quietly(lambda: CALLS[method](r))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(fit.quality) == 6500
+    assert peak < 48 * 2**20, f"{method}: {peak / 2**20:.0f} MiB"

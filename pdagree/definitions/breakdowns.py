@@ -76,10 +76,15 @@ def frequencies(data: RatingData) -> pd.DataFrame:
         index: pd.Index = raters
         counts, props, keep = nck[0], p[0], active[0]
     else:
-        index = key_index(data, np.arange(nck.shape[0] * nck.shape[1], dtype=np.int64))
         counts = nck.reshape(-1, enc.n_categories)
         props = p.reshape(-1, enc.n_categories)
         keep = active.reshape(-1)
+        if data.slots[2] is None:
+            index = _cross_index(enc.groups, raters, "rater")
+        else:  # raters numbered within groups: the active slots are the keys, in order
+            counts, props = counts[keep], props[keep]
+            index = key_index(data, np.arange(len(counts), dtype=np.int64))
+            keep = np.ones(len(counts), dtype=bool)
     frame = pd.concat(
         [
             pd.DataFrame(counts.astype(np.int64), index=index, columns=cols_count),

@@ -182,32 +182,48 @@ class RatingData:
         )
 
     @cached_property
+    def rater_keys(self) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+        """The (group, rater) pairs that occur, as *keys* in (group, rater code) order: per
+        annotation its key; per key its group, rater code and slot (:attr:`slots`).
+
+        Without ``by=`` a key is a rater code (every rater, with ratings or not).
+        """
+        enc = self.enc
+        rater = self.rater_codes("this")
+        if enc.groups is None:
+            every = np.arange(enc.n_raters, dtype=np.int64)
+            return rater, np.zeros(enc.n_raters, dtype=np.int64), every, every
+        pairs, inverse = np.unique(
+            self.annotation_group * enc.n_raters + rater, return_inverse=True
+        )
+        pair_group = pairs // enc.n_raters
+        first = np.searchsorted(pair_group, np.arange(enc.n_groups, dtype=np.int64))
+        slot = np.arange(len(pairs), dtype=np.int64) - first[pair_group]
+        return inverse.reshape(-1).astype(np.int64), pair_group, pairs % enc.n_raters, slot
+
+    @cached_property
     def slots(self) -> tuple[IntArray, int, IntArray | None]:
         """The raters numbered within their group: per annotation its rater's *slot*, the
         number of slots ``S`` (the most raters of one group) and the (G, S) rater code of
         each slot (-1: none).
 
-        Every (G, R, ...) tensor of rater counts and every (group, rater) key is built on
-        the slots, so that ``by=`` groups with raters of their own (``R`` grows with the
-        groups) need ``G S``, not ``G R``, cells. Where that saves nothing (no ``by=``, or a
-        group with every rater), the slots are the rater codes and the table is ``None``.
-        A group's slots follow the order of its raters' codes.
+        Every (G, R, ...) tensor of rater counts is built on the slots, so that ``by=``
+        groups with raters of their own (``R`` grows with the groups) need ``G S``, not
+        ``G R``, cells. Where that saves nothing (no ``by=``, or a group with every rater),
+        the slots are the rater codes and the table is ``None``. A group's slots follow the
+        order of its raters' codes.
         """
         enc = self.enc
         rater = enc.rater
         if rater is None or enc.groups is None or enc.n_groups < 2 or len(rater) == 0:
             return (np.zeros(0, dtype=np.int64) if rater is None else rater), enc.n_raters, None
-        key = self.annotation_group * enc.n_raters + rater
-        pairs, inverse = np.unique(key, return_inverse=True)
-        pair_group = pairs // enc.n_raters
-        first = np.searchsorted(pair_group, np.arange(enc.n_groups, dtype=np.int64))
-        slot = np.arange(len(pairs), dtype=np.int64) - first[pair_group]
-        n_slots = int(slot.max()) + 1
+        key, key_group, key_rater, key_slot = self.rater_keys
+        n_slots = int(key_slot.max()) + 1
         if n_slots >= enc.n_raters:
             return rater, enc.n_raters, None
         table = np.full((enc.n_groups, n_slots), -1, dtype=np.int64)
-        table[pair_group, slot] = pairs % enc.n_raters
-        return slot[inverse.reshape(-1)], n_slots, table
+        table[key_group, key_slot] = key_rater
+        return key_slot[key], n_slots, table
 
     @property
     def slot_raters(self) -> IntArray:
