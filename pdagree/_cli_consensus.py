@@ -12,9 +12,9 @@ from typing import Any, TextIO
 
 import pandas as pd
 
-from ._cli_options import add_data_options, add_source, gold_rater, load
+from ._cli_options import add_data_options, add_source, gold_rater, load, seed
 from ._cli_output import add_output, header, write_frame
-from .consensus import METHODS
+from .consensus import MAX_ITERATIONS, METHODS
 
 __all__ = ["add_consensus", "run_consensus"]
 
@@ -28,7 +28,8 @@ def add_consensus(commands: Any) -> None:
             "Fit a consensus model to the ratings in PATH (read as `pdagree report` reads "
             "it; usually a long file: --item, --rater, --label) and write one row per item: "
             "its label, the label's probability, the margin over the second most probable "
-            "label and the number of ratings, as CSV."
+            "label and the number of ratings, as CSV. Exact ties are broken at random, as "
+            "Ratings.consensus breaks them; --seed makes the draw reproducible."
         ),
     )
     add_source(parser)
@@ -49,13 +50,24 @@ def add_consensus(commands: Any) -> None:
     model.add_argument(
         "--ties",
         choices=("random", "first", "nan"),
-        default="first",
-        help="an exact tie: the first category in order (default), a seeded random draw "
-        "(--seed) or no label",
+        default="random",
+        help="an exact tie: a random draw among the tied categories (default, as in Python's "
+        "Ratings.consensus; reproducible with --seed), the first category in order, or no "
+        "label",
     )
-    model.add_argument("--seed", metavar="N", type=int, help="seed of --ties random")
     model.add_argument(
-        "--max-iterations", metavar="N", type=int, default=100, help="EM iterations (100)"
+        "--seed",
+        metavar="N",
+        type=seed,
+        help="seed of --ties random (0 to 2**32 - 1): the same seed gives the labels "
+        "Ratings.consensus(rng=N) gives",
+    )
+    model.add_argument(
+        "--max-iterations",
+        metavar="N",
+        type=int,
+        default=MAX_ITERATIONS,
+        help=f"EM iterations at most ({MAX_ITERATIONS})",
     )
     add_output(parser, default="csv")
 

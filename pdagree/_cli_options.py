@@ -18,11 +18,27 @@ from ._cli_read import UsageError as _UsageError
 from .encoding._encode import Layout
 from .ratings import Ratings
 
-__all__ = ["LAYOUTS", "add_data_options", "add_source", "gold_rater", "load", "ratings"]
+__all__ = [
+    "LAYOUTS", "add_data_options", "add_source", "gold_rater", "load", "ratings", "seed",
+]  # fmt: skip
 
 LAYOUTS = ("wide", "long", "counts", "contingency")
 # Bundled data sets in the long layout, and their (item, rater, label) columns.
 _LONG_EXAMPLES = {"crowd_sparse": ("item", "annotator", "label")}
+
+
+def seed(token: str) -> int:
+    """``--seed``: a whole number from 0 to 2**32 - 1 (what NumPy's generators accept);
+    anything else is argparse's error naming ``--seed``."""
+    try:
+        value = int(token)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number from 0 to {2**32 - 1}; got {token!r}"
+        )
+    return value
 
 
 def _split(value: str) -> list[str]:
@@ -132,7 +148,7 @@ def _set_index(frame: pd.DataFrame, args: argparse.Namespace, stored_index: bool
         if args.index_col not in frame.columns:
             raise ValueError(
                 f"`--index-col` names column {args.index_col!r}, which is not in the file; "
-                f"available columns: {list(frame.columns)[:10]!r}."
+                f"available columns: {frame.columns[:10].tolist()!r}."
             )
         return frame.set_index(args.index_col)
     if stored_index or frame.shape[1] == 0:
@@ -278,6 +294,7 @@ def gold_rater(ratings: Ratings, token: str) -> Any:
         raise _UsageError("`--gold` needs raters.")
     named = np.flatnonzero(raters.astype(str) == token)
     if len(named):
-        return raters[named[0]]
+        rater = raters[named[0]]
+        return rater.item() if isinstance(rater, np.generic) else rater  # 0, not np.int64(0)
     shown = ", ".join(map(str, list(raters)[:10]))
     raise ValueError(f"`--gold` names rater {token!r}, which is not in the data; raters: {shown}.")

@@ -1,9 +1,15 @@
 """How every ``pdagree`` subcommand writes its table: ``--format`` and ``--output``.
 
 ``table`` (aligned, rounded to 4 decimals, under a header line that describes the data), ``csv``
-and ``tsv`` (full precision), ``json`` (records, missing values as ``null``, for pipelines) and
-``markdown`` (a pipe table, rounded to 4 decimals, for reports and issues); to standard output
-or to ``-o FILE``.
+and ``tsv`` (full precision), ``json`` (records, missing and infinite values as ``null``, for
+pipelines) and ``markdown`` (a pipe table, rounded to 4 decimals, for reports and issues); to
+standard output or to ``-o FILE``.
+
+CSV and TSV files are opened in spreadsheets, which run a cell that starts with ``=``, ``+``,
+``-`` or ``@`` (or a tab or carriage return) as a formula: a crowd label such as
+``=HYPERLINK(...)`` would run on the reader's machine. Such text cells (values, index values
+and column names) are written with a leading ``'``, as OWASP's "CSV Injection" page
+recommends; numbers, and text that is a plain number such as ``-1``, are written as they are.
 """
 
 from __future__ import annotations
@@ -11,11 +17,16 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
+from pathlib import Path
 from typing import Any, TextIO
 
 import pandas as pd
 
-__all__ = ["FORMATS", "MAX_MESSAGE", "add_output", "header", "short", "write_frame"]
+__all__ = [
+    "FORMATS", "MAX_MESSAGE", "add_output", "check_output", "header", "neutralised", "short",
+    "write_frame",
+]  # fmt: skip
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown")
 
@@ -36,22 +47,29 @@ def add_output(parser: argparse.ArgumentParser, default: str = "table") -> None:
 
 
 def _json_value(value: Any) -> Any:
-    if isinstance(value, float) and math.isnan(value):
+    """A cell as JSON: nan and infinities (an F ratio of a perfect fit) as null, as
+    JavaScript's JSON.stringify writes them; numpy scalars as Python values."""
+    if isinstance(value, float) and not math.isfinite(value):
         return None
     if hasattr(value, "item"):  # numpy scalars
         return _json_value(value.item())
     return value
 
 
+def _escape(text: str) -> str:
+    """Text in a Markdown table cell: ``|`` escaped, on one line."""
+    return text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+
+
 def _cell(value: Any) -> str:
     if isinstance(value, float):
         return "" if math.isnan(value) else f"{value:.4g}" if abs(value) >= 1e4 else f"{value:.4f}"
-    return str(value).replace("|", "\\|").replace("\n", " ")
+    return _escape(str(value))
 
 
 def _markdown(frame: pd.DataFrame) -> str:
     flat = frame.reset_index()
-    header = [str(c) for c in flat.columns]
+    header = [_escape(str(c)) for c in flat.columns]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for row in flat.itertuples(index=False):  # one line per row of the result table
         lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
@@ -70,11 +88,52 @@ def _sections(frame: pd.DataFrame, fmt: str) -> str:
     return f"\n{title}\n" + bias.round(4).to_string() + "\n"
 
 
+#: What a spreadsheet reads as the start of a formula, and a plain number (which it reads as
+#: that number: ``-1`` is not a formula).
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _safe(value: Any) -> Any:
+    """A text cell that a spreadsheet would run as a formula, with a leading ``'``."""
+    if isinstance(value, str) and value.startswith(_FORMULA) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def _safe_index(index: pd.Index) -> pd.Index:
+    if isinstance(index, pd.MultiIndex):
+        levels = [_safe_index(index.get_level_values(k)) for k in range(index.nlevels)]
+        return pd.MultiIndex.from_arrays(levels, names=[_safe(n) for n in index.names])
+    name = _safe(index.name)
+    if not _is_text(index.dtype):
+        return index.rename(name)
+    return pd.Index([_safe(v) for v in index], dtype=object, name=name, tupleize_cols=False)
+
+
+def _is_text(dtype: Any) -> bool:
+    return isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(dtype)
+
+
+def neutralised(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every text cell, index value and name that a spreadsheet would run as
+    a formula prefixed with ``'`` (a new frame; numbers are left alone)."""
+    columns = {
+        k: frame.iloc[:, k].astype(object).map(_safe) if _is_text(frame.dtypes.iloc[k])
+        else frame.iloc[:, k]
+        for k in range(frame.shape[1])
+    }  # fmt: skip
+    safe = pd.DataFrame(columns, index=frame.index)
+    safe.index = _safe_index(frame.index)
+    safe.columns = _safe_index(frame.columns)
+    return safe
+
+
 def _text(frame: pd.DataFrame, header: str, fmt: str) -> str:
     if fmt == "csv":
-        return frame.to_csv()
+        return neutralised(frame).to_csv()
     if fmt == "tsv":
-        return frame.to_csv(sep="\t")
+        return neutralised(frame).to_csv(sep="\t")
     if fmt == "json":
         records = [
             {str(key): _json_value(val) for key, val in row.items()}
@@ -93,8 +152,25 @@ def write_frame(frame: pd.DataFrame, header: str, args: argparse.Namespace, out:
     if target is None:
         out.write(text)
         return
-    with open(target, "w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
+    try:
+        with open(target, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise ValueError(f"cannot write {str(target)!r}: {exc.strerror or exc}.") from None
+
+
+def check_output(args: argparse.Namespace) -> None:
+    """Refuse ``-o FILE`` in a folder that does not exist before any work is done."""
+    target = getattr(args, "output", None)
+    if target is None:
+        return
+    folder = Path(target).parent
+    if not folder.is_dir():
+        why = "is not a folder" if folder.exists() else "does not exist"
+        raise ValueError(
+            f"cannot write {str(target)!r}: the folder {str(folder)!r} {why}; create it or "
+            "give another `-o`."
+        )
 
 
 def header(name: str, ratings: Any) -> str:

@@ -93,6 +93,7 @@ def read(source: str, args: argparse.Namespace) -> tuple[pd.DataFrame, bool]:
         text = sys.stdin.read()
         if "\x00" in text[:_SNIFF]:
             raise ValueError(_BINARY.format(name="standard input"))
+        _refuse_json(text[:_SNIFF].encode("utf-8", "replace"), "standard input", kind)
         return _read_text(io.StringIO(text), "standard input", "", args), False
     path = Path(source)
     if not path.exists():
@@ -114,6 +115,7 @@ def read(source: str, args: argparse.Namespace) -> tuple[pd.DataFrame, bool]:
             start = handle.read(_SNIFF)
         if b"\x00" in start:
             raise ValueError(_BINARY.format(name=repr(str(path))))
+        _refuse_json(start, repr(str(path)), kind)
     if extension in _PARQUET:
         if args.sep is not None or args.na or args.no_default_na:
             raise UsageError(
@@ -144,12 +146,13 @@ def _excel(path: Path, args: argparse.Namespace) -> pd.DataFrame:
     if args.no_default_na:
         na_options["keep_default_na"] = False
     try:
+        # The header as written (pandas renames a repeated name `a` to `a.1`), then the sheet.
+        raw = pd.read_excel(path, header=None, nrows=1)
         frame = pd.read_excel(path, **na_options)
     except (ValueError, OSError, KeyError) as exc:
         raise ValueError(f"cannot read {str(path)!r} as an Excel workbook: {exc}") from None
-    _check_header(
-        [str(c) for c in frame.columns if not str(c).startswith("Unnamed")], repr(str(path))
-    )
+    names = raw.iloc[0].dropna().tolist() if len(raw) else []
+    _check_header([str(name) for name in names], repr(str(path)))
     return frame
 
 
@@ -186,6 +189,28 @@ def _read_text(
     if args.sep is None and frame.shape[1] == 1:
         _hint_separator(frame.columns[0], name, sep)
     return frame
+
+
+_SPACE = b" \t\r\n"
+
+
+def _refuse_json(start: bytes, name: str, kind: str) -> None:
+    """A JSON document or JSON lines read as CSV or TSV text (a tool's export saved as
+    ``.csv``): pandas would parse it for minutes into nonsense. JSON is told by its first
+    bytes after a byte-order mark and white space: ``[`` then ``{`` or ``]`` (a list of
+    objects: Label Studio's export), or ``{`` then ``"`` or ``}`` (an object per line:
+    Prodigy's)."""
+    head = start.removeprefix(b"\xef\xbb\xbf").lstrip(_SPACE)
+    rest = head[1:].lstrip(_SPACE)
+    if head.startswith(b"[") and (rest[:1] in (b"{", b"]") or not rest):
+        what, tool = "a JSON list, as in a Label Studio export", "label-studio"
+    elif head.startswith(b"{") and (rest[:1] in (b'"', b"}") or not rest):
+        what, tool = "a JSON object per line, as in Prodigy's JSONL", "prodigy"
+    else:
+        return
+    raise ValueError(
+        f"cannot read {name} as {kind.upper()}: it holds JSON ({what}); pass --from {tool}."
+    )
 
 
 _BINARY = (

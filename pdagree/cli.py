@@ -36,8 +36,8 @@ from typing import NoReturn, TextIO
 from . import datasets
 from ._cli_analyses import ANALYSES, add_analyses, run_analysis
 from ._cli_consensus import add_consensus, run_consensus
-from ._cli_options import add_data_options, add_source, load
-from ._cli_output import MAX_MESSAGE, add_output, header, short, write_frame
+from ._cli_options import add_data_options, add_source, load, seed
+from ._cli_output import MAX_MESSAGE, add_output, check_output, header, short, write_frame
 from ._cli_read import UsageError as _UsageError
 from ._version import __version__
 from .definitions import REGISTRY
@@ -56,19 +56,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{_PROG}: error: {message} (see `{self.prog} --help`)\n")
-
-
-def _seed(token: str) -> int:
-    """``--seed``: a whole number from 0 to 2**32 - 1 (what NumPy's generators accept)."""
-    try:
-        value = int(token)
-    except ValueError:
-        value = -1
-    if not 0 <= value < 2**32:
-        raise argparse.ArgumentTypeError(
-            f"must be a whole number from 0 to {2**32 - 1}; got {token!r}"
-        )
-    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -134,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     uncertainty.add_argument(
         "--resamples", metavar="N", type=int, default=2000, help="bootstrap resamples (2000)"
     )
-    uncertainty.add_argument("--seed", metavar="N", type=_seed, help="bootstrap random seed")
+    uncertainty.add_argument("--seed", metavar="N", type=seed, help="bootstrap random seed")
     numeric = report.add_argument_group("numeric ratings")
     numeric.add_argument(
         "--icc",
@@ -248,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
             out = sys.stdout
             if out is None:  # started with standard output closed (`>&-`)
                 raise ValueError("standard output is closed; redirect it to a file or `-o`.")
+            check_output(args)
             if args.command == "report":
                 _report(args, out)
             elif args.command in ANALYSES:

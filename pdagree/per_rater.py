@@ -10,6 +10,7 @@ kept, nothing re-encoded).
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from dataclasses import replace
 from typing import Any
@@ -26,6 +27,10 @@ from .definitions.keys import key_index, keys_of
 from .encoding._labels import _fmt
 
 __all__ = ["per_rater"]
+
+_INFERENCE_OPTIONS = ("confidence_level", "method", "n_resamples", "rng", "N", "interval")
+"""The coefficients' inference options (``pdagree.evaluate.INFERENCE_DEFAULTS``), which
+``per_rater`` does not take."""
 
 
 def per_rater(data: RatingData, coefficient: str = "alpha", **arguments: Any) -> pd.DataFrame:
@@ -79,6 +84,7 @@ def per_rater(data: RatingData, coefficient: str = "alpha", **arguments: Any) ->
     key, key_group = keys_of(data, "per_rater")
     enc = data.enc
     definition = get(coefficient)
+    _check_arguments(coefficient, definition.compute, arguments)
     options = dict(arguments)
     n_keys = len(key_group)
     n_per_key = np.bincount(key, minlength=n_keys)
@@ -126,6 +132,31 @@ def per_rater(data: RatingData, coefficient: str = "alpha", **arguments: Any) ->
             UndefinedStatisticWarning,
         )
     return frame
+
+
+def _check_arguments(coefficient: str, compute: Any, arguments: dict[str, Any]) -> None:
+    """Refuse a keyword argument that the coefficient's definition does not take (an
+    inference option such as ``confidence_level``, or a misspelt option), naming
+    ``per_rater`` and what it passes on."""
+    parameters = list(inspect.signature(compute).parameters.values())[1:]  # after the data
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return
+    taken = [p.name for p in parameters]
+    unknown = [name for name in arguments if name not in taken]
+    if not unknown:
+        return
+    name = unknown[0]
+    own = ", ".join(f"`{p}`" for p in taken) or "no option"
+    remedy = (
+        f"per_rater computes no intervals or tests; for an interval of {coefficient} on all "
+        f"the data, call {coefficient}({name}=...) itself"
+        if name in _INFERENCE_OPTIONS
+        else f"{coefficient}() takes {own}"
+    )
+    raise TypeError(
+        f"per_rater({coefficient!r}) does not take `{name}`: it passes its keyword arguments "
+        f"to {coefficient}(). Drop `{name}` ({remedy})."
+    )
 
 
 def _recomputed(data: RatingData, coefficient: str, options: dict[str, Any]) -> FloatArray:

@@ -292,7 +292,7 @@ class Ratings:
         gold: Any = None,
         ties: Literal["random", "first", "nan"] = "random",
         rng: Any = None,
-        max_iterations: int = 100,
+        max_iterations: int = 10_000,
         tol: float = 1e-6,
     ) -> _consensus.Consensus:
         return _consensus.fit(

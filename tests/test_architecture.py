@@ -8,6 +8,10 @@ over 600 lines, and a registry in which every coefficient says what it needs and
 from __future__ import annotations
 
 import inspect
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import grimp
@@ -125,3 +129,42 @@ def test_definitions_return_components() -> None:
         parts = definition.compute(data)
         assert isinstance(parts, Components), name
         assert parts.value.shape == parts.observed.shape == parts.expected.shape == (1,)
+
+
+# ------------------------------------------------------------------------------ import cost
+
+# Slow to import (scipy.special alone adds about 0.15 s to `import pandas`) and needed only
+# by some methods: imported on first use (pdagree._lazy or inside the function), never by
+# `import pdagree` (#26).
+HEAVY = ("scipy.special", "scipy.stats", "scipy.optimize", "matplotlib", "dask")
+
+
+def test_import_pdagree_loads_no_heavy_module() -> None:
+    script = "import pdagree, sys; print('\\n'.join(sorted(sys.modules)))"
+    env = {**os.environ, "PYTHONPATH": str(PACKAGE.parent)}
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    )
+    loaded = done.stdout.split()
+    assert "pdagree.consensus._glad" in loaded  # the import did load the package
+    heavy = [m for m in loaded if any(m == h or m.startswith(f"{h}.") for h in HEAVY)]
+    assert not heavy, f"`import pdagree` loads {heavy[:5]}"
+
+
+def test_no_module_imports_a_heavy_module_at_top_level() -> None:
+    # The subprocess above sees only the modules `import pdagree` loads; this covers the
+    # others too. pdagree.dask is the Dask engine (`import pdagree.dask`): it needs dask.
+    optional = {"pdagree.dask"}
+    pattern = re.compile(
+        r"^(?:from|import) (" + "|".join(re.escape(h) for h in HEAVY) + r")\b|"
+        r"^from scipy import .*\b(special|stats|optimize)\b",
+        re.MULTILINE,
+    )
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if any(module == o or module.startswith(f"{o}.") for o in optional):
+            continue
+        if pattern.search(path.read_text(encoding="utf-8")):
+            offenders.append(module)
+    assert not offenders, offenders

@@ -8,15 +8,21 @@ to relabelling, known labels, bad input, and the real Duck Identification data w
 
 from __future__ import annotations
 
+import inspect
+import tracemalloc
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from peers import peer
 
 import pdagree
 from pdagree import ConvergenceWarning
+from pdagree import consensus as consensus_module
+from pdagree.cli import _parser as cli_parser
+from pdagree.consensus._em import FLOOR
 
 CROWD = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "crowd"
 
@@ -206,11 +212,13 @@ def test_small_and_degenerate_data() -> None:
     assert c.labels.tolist() == ["x", "x"] and c.quality["accuracy"].tolist() == [1.0, 1.0]
     # Items with one rating are kept: their posterior is the model's given that rating.
     df, _ = simulate(200, [0.9, 0.8, 0.6], seed=4, coverage=0.5)
-    c = long(df).consensus(max_iterations=500)
+    c = long(df).consensus()
     single = c.to_frame()["n_ratings"] == 1
     assert single.any() and c.labels[single].notna().all()
     one = df[df["item"] == single.idxmax()].iloc[0]
-    given = c.priors.to_numpy() * c.confusion.loc[one["rater"]][one["label"]].to_numpy()
+    # Probabilities below FLOOR (1e-10) count as FLOOR, so that no category is ruled out.
+    confusion = c.confusion.loc[one["rater"]][one["label"]].to_numpy()
+    given = np.maximum(c.priors.to_numpy(), FLOOR) * np.maximum(confusion, FLOOR)
     np.testing.assert_allclose(c.probabilities.loc[one["item"]], given / given.sum(), rtol=1e-6)
 
 
@@ -219,6 +227,37 @@ def test_a_fit_that_does_not_converge_warns() -> None:
     with pytest.warns(ConvergenceWarning, match="did not converge in 1 iterations"):
         c = long(df).consensus(max_iterations=1)
     assert not c.converged and c.n_iterations == 1
+
+
+def test_a_slow_fit_runs_until_its_posteriors_settle() -> None:
+    # 100 items, two categories, about three annotators each: every EM iteration moves the
+    # posteriors by 0.989 times the previous one. The gain of the log-likelihood per
+    # annotation fell below 1e-6 after 49 iterations, with posteriors still 0.15 from the
+    # fit's (#26); the fit now runs until the change to come is below `tol` too.
+    df, _ = simulate(300, [0.9, 0.7, 0.6, 0.4], seed=5, coverage=0.7)
+    easy = df[df["item"] % 3 == 0].replace({"label": {2: 1}})
+    fit = long(easy).consensus()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        tight = long(easy).consensus(tol=1e-13, max_iterations=100_000)
+    assert fit.converged and fit.n_iterations > 1000
+    assert tight.converged and tight.n_iterations > fit.n_iterations
+    np.testing.assert_allclose(
+        fit.probabilities.to_numpy(), tight.probabilities.to_numpy(), rtol=0, atol=1e-5
+    )
+    np.testing.assert_allclose(
+        fit.quality["accuracy"].to_numpy(), tight.quality["accuracy"].to_numpy(), atol=1e-5
+    )
+
+
+def test_one_set_of_defaults_for_the_function_the_method_and_the_cli() -> None:
+    wanted = {"max_iterations": consensus_module.MAX_ITERATIONS, "tol": consensus_module.TOL}
+    for function in (consensus_module.fit, pdagree.Ratings.consensus):
+        parameters = inspect.signature(function).parameters
+        assert {name: parameters[name].default for name in wanted} == wanted
+    parser = cli_parser()
+    args = parser.parse_args(["consensus", "ratings.csv"])
+    assert args.max_iterations == consensus_module.MAX_ITERATIONS
 
 
 @pytest.mark.parametrize(
@@ -275,8 +314,44 @@ def test_duck_identification_accuracy_against_its_truth() -> None:
     assert (ds == truth.reindex(ds.index)).mean() >= 0.889
 
 
-def test_the_same_labels_as_crowd_kit_where_the_posterior_is_clear() -> None:
+@pytest.mark.parametrize("method", ["dawid_skene", "one_coin", "glad", "mace"])
+def test_the_defaults_give_labels_and_margins_stable_to_1e_4(method: str) -> None:
+    # #26: with the old defaults (the log-likelihood's gain per annotation below 1e-6, 100
+    # iterations) Dawid-Skene stopped after 8 iterations with margins 2.2e-3 away from the
+    # fit's, MACE after 33 with margins 2.5e-2 away.
+    answers, _ = duck()
+    ratings = answers.agree(item="question", rater="worker", label="answer")
+    fit = ratings.consensus(method, ties="first")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        tight = ratings.consensus(method, ties="first", tol=1e-13, max_iterations=100_000)
+    assert fit.converged and tight.n_iterations > fit.n_iterations
+    ours, limit = fit.to_frame(), tight.to_frame()
+    assert ours["label"].tolist() == limit["label"].tolist()
+    np.testing.assert_allclose(ours["margin"], limit["margin"], rtol=0, atol=1e-4)
+    np.testing.assert_allclose(
+        fit.probabilities.to_numpy(), tight.probabilities.to_numpy(), rtol=0, atol=1e-4
+    )
+
+
+def test_one_coin_with_the_defaults_equals_crowd_kit_run_to_its_end() -> None:
+    # Same model, start (majority vote) and M-step: the fixed points are equal, and the
+    # defaults stop within 1e-6 of it (the old defaults: 1e-3).
     aggregation = pytest.importorskip("crowdkit.aggregation")
+    answers, _ = duck()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = aggregation.OneCoinDawidSkene(n_iter=10_000, tol=1e-12).fit_predict_proba(
+            answers.rename(columns={"question": "task", "answer": "label"})
+        )
+    ours = answers.agree(item="question", rater="worker", label="answer").consensus("one_coin")
+    np.testing.assert_allclose(
+        ours.probabilities.to_numpy(), theirs.sort_index()[[0, 1]].to_numpy(), rtol=0, atol=1e-6
+    )
+
+
+def test_the_same_labels_as_crowd_kit_where_the_posterior_is_clear() -> None:
+    aggregation = peer("crowdkit.aggregation")
     shapes = [
         {"n_items": 400, "accuracy": [0.9, 0.7, 0.6, 0.5], "k": 3, "seed": 1, "coverage": 0.8},
         {
@@ -325,3 +400,88 @@ def test_labels_keep_a_declared_scale_and_the_labels_own_values() -> None:
     assert numbers.agree.consensus().labels.dtype == np.int64
     text = numbers.astype(str)
     assert text.agree.consensus().labels.tolist() == ["1", "2", "2"]
+
+
+# --------------------------------------------------------------------------- size bound
+
+
+def test_a_confusion_matrix_per_annotator_too_large_is_refused_before_allocating() -> None:
+    # #26: 17,284 annotators and 200 labels make 5.15 GiB per (annotators, K, K) array; the
+    # fit failed with a raw MemoryError. One rating each: the frame is small.
+    n = 17_284
+    df = pd.DataFrame(
+        {"item": np.arange(n) // 2, "rater": np.arange(n), "label": np.arange(n) % 200}
+    )
+    ratings = long(df)
+    for method in ("dawid_skene", "one_coin", "mace"):
+        tracemalloc.start()
+        try:
+            with pytest.raises(ValueError) as caught:
+                ratings.consensus(method)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 100 * 2**20, peak  # refused before the 5.15 GiB arrays
+        message = str(caught.value)
+        assert f"consensus(method={method!r}) keeps a 200 x 200 confusion matrix" in message
+        assert "each of 17,284 annotators: 5.15 GiB per array" in message
+        assert "bound of 0.50 GiB per array" in message
+        assert "MAX_CONFUSION_CELLS = 67,108,864 cells" in message
+        assert "method='majority' or method='glad'" in message
+    assert ratings.consensus("majority", ties="first").labels.notna().all()
+
+
+def test_the_size_bound_is_on_the_cells_of_one_array(monkeypatch: pytest.MonkeyPatch) -> None:
+    df, _ = simulate(40, [0.9, 0.7, 0.6], seed=1)  # 3 annotators, 3 categories: 27 cells
+    monkeypatch.setattr("pdagree.consensus._size.MAX_CONFUSION_CELLS", 27)
+    assert long(df).consensus().converged
+    monkeypatch.setattr("pdagree.consensus._size.MAX_CONFUSION_CELLS", 26)
+    for method in ("dawid_skene", "one_coin", "mace"):
+        with pytest.raises(ValueError, match=r"3 x 3 confusion matrix for each of 3 annotators"):
+            long(df).consensus(method)
+    assert long(df).consensus("glad").converged and long(df).consensus("majority").converged
+    # With by=, the (group, annotator) pairs count.
+    grouped = df.assign(task=df["item"] % 2)
+    monkeypatch.setattr("pdagree.consensus._size.MAX_CONFUSION_CELLS", 53)
+    with pytest.raises(ValueError, match=r"each of 6 \(group, annotator\) pairs"):
+        long(grouped, by="task").consensus()
+
+
+def test_an_annotator_without_a_decided_item_has_nan_accuracy_with_a_warning() -> None:
+    # Found by tests/test_fault_consensus.py: majority vote with ties="nan" gave nan
+    # accuracies with no warning.
+    df = pd.DataFrame({"r0": [np.nan, 1.0, 1.0], "r1": [np.nan, 2.0, 1.0], "r2": [3, 4, 1]})
+    with pytest.warns(
+        pdagree.UndefinedStatisticWarning, match=r"2 annotator\(s\) rated only .* e\.g\. r0, r1;"
+    ):
+        c = df.iloc[:2].agree.consensus("majority", ties="nan")  # item 1: a three-way tie
+    assert c.quality["accuracy"].isna().tolist() == [True, True, False]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        c = df.agree.consensus("majority", ties="nan")  # every annotator has a decided item
+    assert c.quality["accuracy"].notna().all()
+
+
+def test_a_group_with_known_labels_and_no_votes_has_nan_priors_with_a_warning() -> None:
+    # Found by tests/test_fault_consensus.py: the group's majority priors (vote shares) were
+    # nan with no warning; the models' priors count the known items.
+    df = pd.DataFrame(
+        {
+            "item": ["i0", "i0", "i1", "i2", "i2"],
+            "rater": ["expert", "r1", "expert", "expert", "r1"],
+            "label": ["x", "x", "y", "y", "x"],
+            "task": ["a", "a", "b", "a", "a"],
+        }
+    )
+    ratings = long(df, by="task")
+    with pytest.warns(
+        pdagree.UndefinedStatisticWarning,
+        match=r"1 `by` group\(s\) have known labels and no votes, e\.g\. b;",
+    ):
+        c = ratings.consensus("majority", gold="expert")
+    assert c.priors.loc["b"].isna().all() and c.priors.loc["a"].notna().all()
+    assert c.labels.loc[("b", "i1")] == "y"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ds = ratings.consensus(gold="expert")
+    assert ds.priors.loc["b"].tolist() == [0.0, 1.0]

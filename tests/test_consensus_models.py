@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from peers import peer
 from scipy.special import expit
 from test_consensus import duck, long, simulate
 
@@ -159,7 +160,7 @@ def test_duck_identification_with_glad_and_mace() -> None:
 
 
 def test_glad_equals_crowd_kit_and_mace_agrees_where_clear() -> None:
-    aggregation = pytest.importorskip("crowdkit.aggregation")
+    aggregation = peer("crowdkit.aggregation")
     df, _, _ = simulate_glad(400, [2.0, 1.0, 0.5, 0.0, -1.0], seed=1, coverage=0.8)
     data = df.rename(columns={"item": "task", "rater": "worker"})
     glad = aggregation.GLAD(n_iter=500, tol=1e-10)

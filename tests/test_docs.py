@@ -105,3 +105,109 @@ def test_every_frame_returning_method_documents_its_columns_in_a_table() -> None
         assert len(returns) == 2, f"{name}() has no Returns section"
         section = re.split(r"\n\S[^\n]*\n-{3,}", returns[1], maxsplit=1)[0]  # to the next header
         assert re.search(r"^\s*=+\s+=+", section, re.M), f"{name}() lists no column table"
+
+
+# ------------------------------------------------- #26: the docs extra runs the notebooks
+
+ROOT = DOCS.parent
+#: What a notebook uses without importing it: pdagree's charts draw with matplotlib, pandas
+#: reads and writes Parquet through pyarrow and Excel through openpyxl.
+USES = {
+    r"\.plot\(|\bplotting\.": "matplotlib",
+    r"parquet": "pyarrow",
+    r"excel|\.xlsx": "openpyxl",
+    r"to_markdown": "tabulate",
+    r"\.style\b": "jinja2",
+}
+
+
+def _imports(source: str) -> set[str]:
+    """The top-level modules ``source`` imports (IPython magics and shell lines dropped)."""
+    import ast
+
+    code = "\n".join(
+        "" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()
+    )
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def _notebook_modules(path: Path) -> set[str]:
+    """The third-party modules a notebook needs: its imports, those of the repository's own
+    scripts it imports (from ``benchmarks/``), and what its calls use (:data:`USES`)."""
+    import json
+
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    source = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    modules = _imports(source) | {m for pattern, m in USES.items() if re.search(pattern, source)}
+    local: set[str] = set()
+    todo = [m for m in modules if (ROOT / "benchmarks" / f"{m}.py").exists()]
+    while todo:  # over the repository's scripts, a handful
+        name = todo.pop()
+        local.add(name)
+        more = _imports((ROOT / "benchmarks" / f"{name}.py").read_text(encoding="utf-8"))
+        modules |= more
+        todo += [m for m in more - local if (ROOT / "benchmarks" / f"{m}.py").exists()]
+    return {m for m in modules - local if m not in sys.stdlib_module_names and m != "pdagree"}
+
+
+def _installed_by(requirements: list[str], extras: dict[str, list[str]]) -> set[str]:
+    """The distributions (normalised names) that installing ``requirements`` brings, with
+    their own requirements as the installed metadata lists them (pdagree's own extras read
+    from ``extras``)."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    seen: set[tuple[str, frozenset[str]]] = set()
+    todo = [Requirement(r) for r in requirements]
+    while todo:  # over the dependency graph
+        requirement = todo.pop()
+        name = canonicalize_name(requirement.name)
+        key = (name, frozenset(requirement.extras))
+        if key in seen:
+            continue
+        seen.add(key)
+        if name == "pdagree":
+            todo += [Requirement(r) for extra in requirement.extras for r in extras[extra]]
+            continue
+        try:
+            listed = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:
+            continue
+        for text in listed:
+            needed = Requirement(text)
+            wanted = [{"extra": e} for e in [*requirement.extras, ""]]
+            if needed.marker is None or any(needed.marker.evaluate(env) for env in wanted):
+                todo.append(needed)
+    return {name for name, _ in seen}
+
+
+@pytest.mark.parametrize(
+    "notebook", sorted((ROOT / "notebooks").glob("*.ipynb")), ids=lambda p: p.stem
+)
+def test_the_docs_extra_installs_what_each_notebook_imports(notebook: Path) -> None:
+    # The README's recipe, pip install -e ".[docs]" then sphinx-build, executes every
+    # notebook: notebook 07 failed with "No module named 'dask'".
+    import tomllib
+    from importlib import metadata
+
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    installed = _installed_by([*project["dependencies"], *extras["docs"]], extras)
+    providers = metadata.packages_distributions()
+    missing = {}
+    for module in sorted(_notebook_modules(notebook)):
+        names = {canonicalize_name(d) for d in providers.get(module, [])}
+        assert names, f"{module!r} (imported by {notebook.name}) is not installed here"
+        if not names & installed:
+            missing[module] = sorted(names)
+    assert not missing, f"the `docs` extra does not install {missing} for {notebook.name}"

@@ -389,3 +389,253 @@ def test_a_flat_or_tiny_incomplete_group_is_nan_and_leaves_the_others_alone() ->
     assert table.loc["flat"]["value"].isna().all() and table.loc["tiny"]["value"].isna().all()
     alone = good.agree(item="item", rater="rater", label="y").icc_table()
     np.testing.assert_allclose(table.loc["good"]["value"], alone["value"], rtol=1e-9)
+
+
+# Numerical edges (#26): constant items, offsets and scales, unidentified designs, infinite
+# ratings, perfect agreement, groups with raters of their own.
+
+COLUMNS = ["value", "F", "df1", "df2", "p_value", "low", "high"]
+
+
+def _long(wide: pd.DataFrame) -> pd.DataFrame:
+    out = wide.rename_axis("item").reset_index().melt("item", var_name="rater", value_name="y")
+    return out.dropna(subset=["y"])
+
+
+def _table(long: pd.DataFrame, by: str | None = None) -> pd.DataFrame:
+    return long.agree(item="item", rater="rater", label="y", by=by).icc_table()
+
+
+def eighths(seed: int) -> pd.DataFrame:
+    """An incomplete design whose ratings are multiples of 1/8 (exact after an offset of
+    1e15, whose ulp is 1/8)."""
+    out = incomplete_design(seed, n=25, k=4)
+    return out.assign(y=np.round(out["y"] * 8) / 8)
+
+
+@pytest.mark.parametrize("kind", ["float", "int", "by"])
+def test_items_that_do_not_vary_are_nan_not_one(kind: str) -> None:
+    wide = pd.DataFrame([[6, 4, 8, 9, 1]] * 2)
+    if kind == "float":
+        wide = wide + 0.1  # the item means are not exact: MSR is 1e-31, not 0
+    with pytest.warns(UndefinedStatisticWarning, match="undefined"):
+        if kind == "by":
+            frame = pd.concat(
+                [_long(wide + 0.1).assign(g="flat"), _long(SHROUT_FLEISS).assign(g="sf")]
+            )
+            table = _table(frame, "g").loc["flat"]
+        else:
+            table = wide.agree.icc_table()
+    # MS_rows is 0: the forms that divide by it, and the two-way F tests (MSR / MSE = 0/0),
+    # are undefined; the one-way single form is its floor -1 / (k - 1), the agreement ones 0.
+    for form in ("C,1", "C,k", "1,k"):
+        assert np.isnan(table.loc[form, "value"]), form
+        assert np.isnan(table.loc[form, ["low", "high"]].astype(float)).all(), form
+    assert table.loc["1,1", "value"] == pytest.approx(-0.25, abs=1e-12)
+    assert table.loc["A,1", "value"] == 0.0 and table.loc["A,k", "value"] == 0.0
+    assert np.isnan(table.loc["C,1", "F"]) and table.loc["1,1", "F"] == 0.0
+    assert (table["value"].dropna().abs() <= 1).all()
+
+
+def test_a_tiny_residual_against_a_large_total_is_kept() -> None:
+    # A residual 1e-6 of the spread is real, far above rounding: C,1 is below 1.
+    wide = pd.DataFrame({"a": [1.0, 2.0, 3.0, 5.0], "b": [1.0, 2.0, 3.0, 5.0]}) * 1e3
+    wide.iloc[0, 0] += 1e-3
+    table = wide.agree.icc_table()
+    assert 0.999 < table.loc["C,1", "value"] < 1.0
+    assert np.isfinite(table["F"]).all()
+
+
+def _variants(frame: pd.DataFrame, column: str) -> list[pd.DataFrame]:
+    out = []
+    for offset in (1e15, 1.7e12, -1e15):
+        out.append(frame.assign(**{column: frame[column] + offset}))
+    for scale in (1e154, 1e-160, 1e-200, 2.0**-1000, -3.0):
+        out.append(frame.assign(**{column: frame[column] * scale}))
+    # Tiny and offset at once, still exact: multiples of 2**-693 beside 2**-650.
+    out.append(frame.assign(**{column: frame[column] * 2.0**-690 + 2.0**-650}))
+    return out
+
+
+@pytest.mark.parametrize("design", ["complete", "incomplete", "by"])
+def test_offsets_and_scales_change_nothing(design: str) -> None:
+    if design == "complete":
+        frame, by = _long(SHROUT_FLEISS), None
+    elif design == "incomplete":
+        frame, by = eighths(0), None
+    else:
+        frame = pd.concat(
+            [
+                _long(SHROUT_FLEISS).assign(g="sf"),
+                eighths(1).assign(g="gaps"),
+                _long(pd.DataFrame([[1.0, 2.0, 3.0], [4.0, 4.0, 6.0], [2.0, 5.0, 5.0]])).assign(
+                    g="small"
+                ),
+            ],
+            ignore_index=True,
+        )
+        by = "g"
+    base = _table(frame, by)
+    for variant in _variants(frame, "y"):
+        got = _table(variant, by)
+        np.testing.assert_allclose(
+            got[COLUMNS].to_numpy(float), base[COLUMNS].to_numpy(float), rtol=1e-9, atol=1e-12
+        )
+    assert frame.equals(frame)  # the variants are copies
+
+
+def test_offset_of_the_published_table() -> None:
+    shifted = (SHROUT_FLEISS + 10**15).astype(float)
+    assert float(shifted.agree.icc("C,1")) == pytest.approx(0.714840714840715, rel=1e-12)
+    result = (SHROUT_FLEISS * 1e-200).agree.icc("A,1")
+    assert float(result) == pytest.approx(float(SHROUT_FLEISS.agree.icc("A,1")), rel=1e-12)
+    low, high = result.confidence_interval()
+    want = SHROUT_FLEISS.agree.icc("A,1").confidence_interval()
+    assert (low, high) == pytest.approx(tuple(want), rel=1e-9)
+    assert result.ms_rows == pytest.approx(SHROUT_FLEISS.agree.icc().ms_rows * 1e-400, abs=0)
+
+
+@pytest.mark.parametrize("design", ["one rating per item", "one item per rater"])
+def test_two_way_forms_where_not_identified_are_nan_naming_the_design(design: str) -> None:
+    rng = np.random.default_rng(4)
+    if design == "one rating per item":  # every item rated by one of three raters
+        flat = pd.DataFrame({"item": range(12), "rater": np.arange(12) % 3})
+        match = "no item is rated by two raters"
+        undefined = FORMS
+    else:  # every rater rates one item (pairs of raters per item)
+        flat = pd.DataFrame({"item": np.repeat(range(6), 2), "rater": range(12)})
+        match = "no rater rates two items"
+        undefined = ("A,1", "C,1", "A,k", "C,k")
+    flat["y"] = rng.normal(size=len(flat)).round(2)
+    for scale in (1.0, 1e3):
+        with pytest.warns(UndefinedStatisticWarning, match=match):
+            table = _table(flat.assign(y=flat["y"] * scale))
+        assert table.loc[list(undefined), "value"].isna().all()
+        assert table.attrs["missing"] == "incomplete"
+        with pytest.warns(UndefinedStatisticWarning, match=match):
+            assert np.isnan(flat.agree(item="item", rater="rater", label="y").icc("A,1"))
+    if design == "one item per rater":
+        assert table.loc[["1,1", "1,k"], "value"].notna().all()
+    good = eighths(2).assign(g="good")
+    frame = pd.concat([good, flat.assign(g="flat", item=flat["item"] + 100)])
+    with pytest.warns(UndefinedStatisticWarning, match=rf"in groups \['flat'\]: {match}"):
+        grouped = _table(frame, "g")
+    assert grouped.loc["flat"].loc[list(undefined), "value"].isna().all()
+    np.testing.assert_allclose(grouped.loc["good"]["value"], _table(good)["value"], rtol=1e-9)
+
+
+@pytest.mark.parametrize("bad", [np.inf, -np.inf])
+def test_infinite_ratings_are_refused_by_name(bad: float) -> None:
+    wide = SHROUT_FLEISS.astype(float)
+    wide.iloc[2, 1] = bad
+    before = wide.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for call in (lambda: wide.agree.icc(), lambda: wide.agree.icc_table()):
+            with pytest.raises(ValueError, match=rf"finite ratings; got \[{bad!r}\] in 1 "):
+                call()
+    pd.testing.assert_frame_equal(wide, before)
+    # Kendall's W ranks the ratings: an infinite one is ranked as the largest (smallest).
+    finite = wide.replace(bad, np.sign(bad) * 1e300)
+    assert float(wide.agree.kendall_w()) == float(finite.agree.kendall_w())
+
+
+def test_perfect_agreement_has_every_interval_one() -> None:
+    wide = pd.DataFrame({"a": [1.0, 2.0, 3.0, 5.0], "b": [1.0, 2.0, 3.0, 5.0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        table = wide.agree.icc_table()
+        assert (table["value"] == 1.0).all()
+        assert (table["low"] == 1.0).all() and (table["high"] == 1.0).all()
+        for form in FORMS:
+            assert tuple(wide.agree.icc(form).confidence_interval()) == (1.0, 1.0)
+        # Raters who differ by a constant: consistency 1, agreement below, finite bounds.
+        shifted = wide.assign(b=wide["b"] + 1.0).agree.icc_table()
+    assert shifted.loc["C,1", ["low", "high"]].tolist() == [1.0, 1.0]
+    assert np.isfinite(shifted.loc[["A,1", "A,k"], ["low", "high"]].to_numpy()).all()
+    assert shifted.loc["A,1", "low"] <= shifted.loc["A,1", "value"] <= 1.0
+
+
+def own_rater_groups(n_groups: int) -> pd.DataFrame:
+    g = np.repeat(np.arange(n_groups), 6)
+    return pd.DataFrame(
+        {
+            "g": g,
+            "item": np.tile(np.repeat(np.arange(2), 3), n_groups) + 2 * g,
+            "rater": np.tile(np.arange(3), 2 * n_groups) + 3 * g,
+            "y": np.random.default_rng(0).integers(1, 6, len(g)),
+        }
+    )
+
+
+@pytest.mark.parametrize("call", ["icc_table", "kendall_w"])
+def test_groups_with_raters_of_their_own_take_memory_in_proportion(call: str) -> None:
+    import tracemalloc
+
+    frame = own_rater_groups(4000)  # 24,000 ratings; groups x raters would be 4.8e7
+    ratings = frame.agree(item="item", rater="rater", label="y", by="g")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedStatisticWarning)  # a few constant groups
+        getattr(frame.head(60).agree(item="item", rater="rater", label="y", by="g"), call)()
+        tracemalloc.start()
+        try:
+            out = getattr(ratings, call)()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < 40 * 2**20, peak  # O(ratings): a groups x raters table alone is 384 MB
+    for g in (0, 1, 5):
+        alone = frame[frame["g"] == g].agree(item="item", rater="rater", label="y")
+        want = getattr(alone, call)()
+        if call == "kendall_w":
+            assert out.loc[g, "value"] == pytest.approx(float(want), rel=1e-12)
+        else:
+            np.testing.assert_allclose(
+                out.loc[g]["value"].to_numpy(), want["value"].to_numpy(), rtol=1e-12
+            )
+
+
+@pytest.mark.parametrize("own", [False, True])
+def test_incomplete_groups_fitted_together_equal_each_alone(own: bool) -> None:
+    parts = []
+    for g in range(12):
+        part = eighths(20 + g)
+        part = part[part["rater"] < 3 + g % 3]  # groups of 3 to 5 raters
+        parts.append(part.assign(g=g, rater=part["rater"] + (10 * g if own else 0)))
+    frame = pd.concat(parts, ignore_index=True)
+    grouped = _table(frame, "g")
+    assert (grouped.attrs["mean_squares"]["missing"] == "incomplete").all()
+    for g, part in enumerate(parts):
+        np.testing.assert_allclose(
+            grouped.loc[g]["value"].to_numpy(), _table(part)["value"].to_numpy(), rtol=1e-9
+        )
+
+
+def test_a_k_lower_bound_past_the_spearman_brown_pole_is_unbounded() -> None:
+    # A,1's lower bound -0.48 is below -1 / (k - 1): Spearman-Brown has no image there
+    # (psych's formula gives 4.4, above the upper bound).
+    wide = pd.DataFrame([[0, 0, 0, 0], [0, 0, 0, -0.25], [0, 0, 0, 0.25]], dtype=float)
+    table = wide.agree.icc_table()
+    assert table.loc["A,1", "low"] < -1 / 3
+    assert table.loc["A,k", "low"] == -np.inf and table.loc["A,k", "high"] <= 1.0
+    assert (table["low"] <= table["high"]).all()
+
+
+def test_incomplete_by_groups_fitted_together_equal_statsmodels_mixedlm() -> None:
+    sm = pytest.importorskip("statsmodels.api")
+    parts = [incomplete_design(seed).assign(g=seed) for seed in (0, 2)]
+    grouped = _table(pd.concat(parts, ignore_index=True), "g")
+    for part in parts:
+        model = sm.MixedLM.from_formula(
+            "y ~ 1",
+            groups=np.ones(len(part)),
+            vc_formula={"item": "0 + C(item)", "rater": "0 + C(rater)"},
+            data=part,
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = model.fit(reml=True, method="bfgs", maxiter=20000, gtol=1e-12)
+        s_item, s_rater = fit.vcomp
+        want = s_item / (s_item + s_rater + fit.scale)
+        g = int(part["g"].iloc[0])
+        assert grouped.loc[(g, "A,1"), "value"] == pytest.approx(want, rel=1e-6)

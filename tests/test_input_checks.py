@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import tracemalloc
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -546,3 +547,135 @@ def test_cohen_on_gapped_data_uses_each_raters_marginals_unlike_scikit_learn():
     assert float(both.agree.cohen()) == pytest.approx(sklearn, rel=1e-12)
     gapped = float(wide.agree.cohen())
     assert abs(gapped - sklearn) > 1e-4  # a's marginals include the 12 items b skipped
+
+
+# ------------------------------------------------ #26: case and whitespace variants of labels
+
+
+def _crowd(seed: int = 26) -> pd.DataFrame:
+    """A crowd sentiment export as it comes: 200 tweets, 5 of 25 workers each, and a few
+    workers whose tool wrote the labels capitalised or with a trailing space."""
+    rng = np.random.default_rng(seed)
+    labels = np.array(["positive", "negative", "neutral", "irrelevant"])
+    truth = rng.integers(0, 4, 200)
+    rows = []
+    for item in range(200):
+        for worker in rng.choice(25, 5, replace=False):
+            code = truth[item] if rng.random() < 0.7 else rng.integers(0, 4)
+            label = str(labels[code])
+            if worker % 5 == 0:
+                label = label.capitalize()
+            elif worker % 7 == 0:
+                label += " "
+            rows.append((f"tweet{item:03d}", f"w{worker:02d}", label))
+    return pd.DataFrame(rows, columns=["tweet", "worker", "sentiment"])
+
+
+def _recorded(call):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        result = call()
+    return result, [w for w in seen if "case or surrounding whitespace" in str(w.message)]
+
+
+def test_labels_that_differ_by_case_or_whitespace_are_announced_and_left_alone():
+    crowd = _crowd()
+    before = crowd.copy()
+    shape = {"item": "tweet", "rater": "worker", "label": "sentiment"}
+    with pytest.warns(
+        pdagree.LayoutWarning,
+        match=re.escape(
+            "the labels ['Irrelevant', 'irrelevant', 'irrelevant '], ['Negative', 'negative', "
+            "'negative '], ['Neutral', 'neutral', 'neutral '], ['Positive', 'positive', "
+            "'positive '] differ only by case or surrounding whitespace, and count as 12 "
+            "different categories instead of 4. If they mean the same category, make them "
+            "equal before calling agree (e.g. df[col].str.strip().str.lower() on each label "
+            "column); if they are different categories, declare them with `categories=[...]` "
+            "to silence this warning."
+        ),
+    ):
+        ratings = crowd.agree(**shape)
+    assert ratings.n_categories == 12  # the values are left alone
+    pd.testing.assert_frame_equal(crowd, before)
+    # the remedy the warning gives removes it, and the agreement it hid
+    clean = crowd.assign(sentiment=crowd["sentiment"].str.strip().str.lower())
+    assert clean.agree(**shape).n_categories == 4
+    assert float(clean.agree(**shape).fleiss()) > float(ratings.fleiss()) + 0.05
+    # declared categories are the user's: no warning
+    declared = sorted(crowd["sentiment"].unique())
+    assert crowd.agree(**shape, categories=declared).n_categories == 12
+
+
+def test_case_variants_are_announced_once_per_call_at_the_users_line():
+    crowd = _crowd()
+    shape = {"item": "tweet", "rater": "worker", "label": "sentiment"}
+    wide = crowd.pivot(index="tweet", columns="worker", values="sentiment")
+    calls = {
+        "fleiss": lambda: crowd.agree(**shape).fleiss(),
+        "wide": lambda: wide.agree.fleiss(),
+        "by": lambda: crowd.assign(g=crowd.index % 2).agree(**shape, by="g").alpha(),
+        "report": lambda: wide.agree.report(),
+        "per_rater": lambda: wide.agree.per_rater("fleiss"),
+        "pairwise": lambda: wide[["w00", "w01", "w03"]].agree.pairwise("observed"),
+        "consensus": lambda: crowd.agree(**shape).consensus(method="majority", ties="first"),
+        "bootstrap": lambda: wide.agree.fleiss().confidence_interval(
+            method="bootstrap", n_resamples=20, rng=0
+        ),
+    }
+    for name, call in calls.items():
+        _, seen = _recorded(call)
+        if name == "bootstrap":  # the warning came with wide.agree.fleiss(), once
+            assert len(seen) == 1, name
+        else:
+            assert len(seen) == 1, (name, [str(w.message)[:40] for w in seen])
+        assert seen[0].filename == __file__, name
+
+
+def test_case_variants_name_only_what_the_unicode_warning_does_not():
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    df = pd.DataFrame(
+        {"a": [nfc, "tea", "Caf\u00e9", "tea", " NA"], "b": [nfd, "tea", nfc, "Tea", "NA"]}
+    )
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        df.agree()
+    messages = sorted(str(w.message) for w in seen)
+    assert len(messages) == 3, messages
+    assert "Unicode normalisation" in messages[0]
+    assert messages[1].startswith(  # one label per Unicode form, the first in order
+        f"the labels [' NA', 'NA'], ['Caf\u00e9', {nfd!r}], ['Tea', 'tea'] differ only by "
+        "case or surrounding whitespace, and count as 6 different categories instead of 3."
+    )
+    assert messages[2].startswith("the labels ['NA'] look like missing values")
+
+
+def test_labels_that_only_look_alike_are_not_announced():
+    # 'Nan' and 'naan' differ by more than case; numbers and declared labels are the user's
+    df = pd.DataFrame({"a": ["Nan", "naan", "x", "xy"], "b": ["Nan", "naan", "x", "x y"]})
+    df.agree()  # filterwarnings=error
+    pd.DataFrame({"a": [1, 2, 1], "b": [1, 2, 2]}).agree()
+    cased = pd.DataFrame({"a": ["US", "us", "US"], "b": ["US", "us", "us"]})
+    cased.agree(categories=["US", "us"])
+
+
+def test_a_tally_and_dask_announce_case_variants_as_the_pandas_path_does():
+    crowd = _crowd()
+    shape = {"item": "tweet", "rater": "worker", "label": "sentiment"}
+    with pytest.warns(pdagree.LayoutWarning) as expected:
+        value = float(crowd.agree(**shape).fleiss())
+    tally = pdagree.Tally(**shape)
+    tally.add(crowd.iloc[:500])
+    tally.add(crowd.iloc[500:])
+    with pytest.warns(pdagree.LayoutWarning) as seen:
+        assert float(tally.fleiss()) == pytest.approx(value, abs=1e-12)
+    assert [str(w.message) for w in seen] == [str(w.message) for w in expected]
+    dd = pytest.importorskip("dask.dataframe")
+    pytest.importorskip("pdagree.dask")
+    lazy = dd.from_pandas(crowd, npartitions=3)
+    with pytest.warns(pdagree.LayoutWarning) as seen:
+        assert float(lazy.agree(**shape).fleiss()) == pytest.approx(value, abs=1e-12)
+    assert [str(w.message) for w in seen] == [str(w.message) for w in expected]
+    declared = sorted(crowd["sentiment"].unique())
+    declared_tally = pdagree.Tally(**shape, categories=declared)
+    declared_tally.add(crowd)
+    declared_tally.fleiss()  # declared categories are the user's: no warning

@@ -59,7 +59,7 @@ def ls_export() -> list[dict[str, Any]]:
 
 def expected_frame() -> pd.DataFrame:
     rows = [(t, u, lab) for t, labels in LABELS.items()
-            for u, lab in zip([7, 8, "c@x.org"], labels, strict=True)]  # fmt: skip
+            for u, lab in zip([7, 8, 9], labels, strict=True)]  # fmt: skip
     return pd.DataFrame(rows, columns=["item", "rater", "label"])
 
 
@@ -72,6 +72,7 @@ def test_label_studio_choices_read_as_a_long_frame(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(frame[["item", "rater", "label"]], expected_frame(),
                                   check_dtype=False)  # fmt: skip
     assert set(frame["from_name"]) == {"sentiment"} and frame["lead_time"].eq(12.5).all()
+    assert frame["rater_email"].fillna("").tolist() == ["", "", "c@x.org"] * 3
     got = frame.agree(item="item", rater="rater", label="label").fleiss()
     want = expected_frame().agree(item="item", rater="rater", label="label").fleiss()
     assert float(got) == float(want)
@@ -166,10 +167,11 @@ def test_prodigy_binary_answers(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "news.jsonl", records)
     with pytest.warns(pdagree.PdagreeWarning, match="left out: 1 ignored"):
         frame = read_prodigy(path)
-    assert frame[["item", "rater", "label"]].values.tolist() == [
+    assert frame[["input_hash", "rater", "label"]].values.tolist() == [
         [1, "news-alice", "accept"], [1, "news-bob", "accept"],
         [2, "news-alice", "reject"], [2, "news-bob", "accept"], [3, "news-bob", "reject"],
     ]  # fmt: skip
+    assert frame["item"].tolist() == [(h, "SPORTS") for h in frame["input_hash"]]
     assert set(frame["task_label"]) == {"SPORTS"} and "rank" not in frame.columns
     observed = frame.agree(item="item", rater="rater", label="label").observed()
     assert float(observed) == 0.5  # item 1 agrees, item 2 does not, item 3 has one answer
@@ -254,3 +256,124 @@ def test_the_command_reads_excel(tmp_path: Path, capsys: pytest.CaptureFixture[s
     code, out, err = cli(capsys, "report", str(path), "--coefficients", "fleiss")
     assert code == 0, err
     assert "0.43" in out
+
+
+# --------------------------------------------------------------------------- #26
+
+
+def test_prodigy_several_questions_per_input_are_several_items() -> None:
+    # textcat.teach --label SPORTS,POLITICS: each input is asked two questions (same
+    # _input_hash, another label and _task_hash). alice accepts SPORTS and rejects POLITICS
+    # on input 1, and bob gives the same two answers: they agree on both questions.
+    records = [
+        binary(1, "alice", "accept", "SPORTS"),
+        binary(1, "alice", "reject", "POLITICS"),
+        binary(1, "bob", "accept", "SPORTS"),
+        binary(1, "bob", "reject", "POLITICS"),
+        binary(2, "alice", "reject", "SPORTS"),
+        binary(2, "bob", "reject", "SPORTS"),
+        binary(2, "carol", "accept", "POLITICS"),
+        binary(2, "dave", "accept", "POLITICS"),
+    ]
+    frame = read_prodigy(records)
+    assert frame["item"].nunique() == 4
+    ratings = frame.agree(item="item", rater="rater", label="label")
+    assert float(ratings.observed()) == 1.0
+    per_question = frame.agree(item="item", rater="rater", label="label", by="task_label")
+    observed = per_question.observed()
+    assert observed.index.tolist() == ["POLITICS", "SPORTS"]
+    assert observed["value"].tolist() == [1.0, 1.0] and observed["n_items"].tolist() == [2, 2]
+
+
+def test_label_studio_user_ids_and_user_objects_are_one_rater() -> None:
+    # The same two people, by id in task 1 and by user object in task 2 (and by an object
+    # with an e-mail only in task 3, by the e-mail itself in task 4).
+    tasks = [
+        ls_task(1, ls_annotation(3, ls_result("choices", ["pos"])),
+                ls_annotation(4, ls_result("choices", ["neg"]))),
+        ls_task(2, ls_annotation({"id": 3, "email": "a@x.org"}, ls_result("choices", ["pos"])),
+                ls_annotation({"id": 4, "email": "b@x.org"}, ls_result("choices", ["pos"]))),
+        ls_task(3, ls_annotation({"email": "a@x.org"}, ls_result("choices", ["neg"])),
+                ls_annotation(4, ls_result("choices", ["neg"]))),
+        ls_task(4, ls_annotation(3, ls_result("choices", ["neg"])),
+                ls_annotation("b@x.org", ls_result("choices", ["neg"]))),
+    ]  # fmt: skip
+    frame = read_label_studio(tasks)
+    assert frame["rater"].tolist() == [3, 4] * 4
+    assert frame["rater_email"].tolist() == ["a@x.org", "b@x.org"] * 4
+    assert frame.agree(item="item", rater="rater", label="label").n_raters == 2
+
+
+def test_prodigy_accepting_no_option_is_an_answer() -> None:
+    records = [choice(1, "a", []), choice(1, "b", []), choice(2, "a", ["A"]),
+               choice(2, "b", []), choice(3, "a", ["B"]), choice(3, "b", ["B"])]  # fmt: skip
+    frame = read_prodigy(records)  # no warning: nothing is left out
+    assert frame["label"].tolist() == ["(none)", "(none)", "A", "(none)", "B", "B"]
+    items = frame.agree(item="item", rater="rater", label="label").items()
+    assert items["agreement"].tolist() == [1.0, 0.0, 1.0]
+    assert read_prodigy(records, none_label="NONE")["label"].iloc[0] == "NONE"
+    with pytest.raises(ValueError, match="`none_label` 'A' is also the id of an accepted"):
+        read_prodigy(records, none_label="A")
+    numbered = [{**r, "accept": [{"A": 1, "B": 2}[c] for c in r["accept"]]} for r in records]
+    with pytest.warns(pdagree.PdagreeWarning, match=r"left out: 3 accepting none .*none_label="):
+        kept = read_prodigy(numbered)
+    assert kept["label"].tolist() == [1, 2, 2]
+    assert read_prodigy(numbered, none_label=0)["label"].tolist() == [0, 0, 1, 0, 2, 2]
+
+
+def test_json_readers_read_a_byte_order_mark(tmp_path: Path) -> None:
+    export = tmp_path / "export.json"
+    export.write_bytes(b"\xef\xbb\xbf" + json.dumps(ls_export()).encode())
+    assert read_label_studio(export).equals(read_label_studio(ls_export()))
+    lines = tmp_path / "news.jsonl"
+    records = [binary(1, "alice", "accept"), binary(1, "bob", "reject")]
+    lines.write_bytes(b"\xef\xbb\xbf" + "\n".join(map(json.dumps, records)).encode())
+    assert read_prodigy(lines).equals(read_prodigy(records))
+
+
+def test_json_readers_name_a_file_that_is_not_utf8(tmp_path: Path) -> None:
+    export = tmp_path / "export.json"
+    export.write_bytes(json.dumps(ls_export()).replace("pos", "p\u00f6s").encode("latin-1"))
+    with pytest.raises(ValueError, match=r"cannot read '.*export.json': it is not UTF-8 text \("
+                       r"invalid .* at byte \d+\); save the export as UTF-8"):  # fmt: skip
+        read_label_studio(export)
+    lines = tmp_path / "news.jsonl"
+    lines.write_bytes(json.dumps(binary(1, "a", "accept")).encode() + b'\n{"x": "\xe9"}\n')
+    with pytest.raises(ValueError, match=r"cannot read line 2 of '.*news.jsonl': it is not UTF-8"):
+        read_prodigy(lines)
+
+
+def test_json_nested_too_deeply_is_a_clear_error(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError, match=r"deep.json' is nested more deeply than Python's json"):
+        read_label_studio(deep)
+    lines = tmp_path / "deep.jsonl"
+    lines.write_text('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    with pytest.raises(ValueError, match=r"line 1 of .*deep.jsonl' is nested more deeply"):
+        read_prodigy(lines)
+
+
+def test_label_studio_null_result_names_the_task() -> None:
+    tasks = ls_export()
+    tasks[1]["annotations"][2]["result"] = None
+    with pytest.raises(ValueError, match=r"malformed Label Studio export: task 1 \(id 2\), "
+                       r"annotation 2's 'result' is null, not a list\."):  # fmt: skip
+        read_label_studio(tasks)
+
+
+def test_prodigy_null_annotator_id_falls_back_to_the_session() -> None:
+    records = [{**binary(1, who, "accept"), "_annotator_id": None} for who in ("a", "b")]
+    assert read_prodigy(records)["rater"].tolist() == ["news-a", "news-b"]
+
+
+def test_json_readers_name_numbers_python_will_not_read(tmp_path: Path) -> None:
+    export = tmp_path / "export.json"
+    export.write_text('[{"id": ' + "9" * 5000 + ', "annotations": []}]')
+    with pytest.raises(ValueError, match=r"export.json' is not JSON \(Exceeds the limit"):
+        read_label_studio(export)
+    huge = [{"id": True, "annotations": []}, {"id": 10**5000, "annotations": [None]}]
+    with pytest.raises(ValueError, match=r"task 0's 'id' is True, not text or a finite number"):
+        read_label_studio(huge)
+    with pytest.raises(ValueError, match=r"task 0 \(id an integer of 16610 bits\), annotation 0"):
+        read_label_studio(huge[1:])

@@ -4,6 +4,7 @@ without each annotator, and every other registry coefficient is that recomputati
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
@@ -173,3 +174,35 @@ def test_an_annotator_who_lowers_agreement_has_a_negative_delta() -> None:
     assert per["delta"].idxmin() == "noise"
     assert per.loc["noise", "vs_rest"] == pytest.approx(0.0, abs=0.12)
     assert isinstance(pdagree.Ratings.per_rater.__doc__, str)
+
+
+def test_options_the_coefficient_does_not_take_name_per_rater() -> None:
+    # #26: the TypeError came from fleiss() deep inside, naming neither per_rater nor why.
+    df = pd.DataFrame({"a": list("xyxyx"), "b": list("xyyyx"), "c": list("xxyyx")})
+    with pytest.raises(
+        TypeError,
+        match=re.escape(
+            "per_rater('fleiss') does not take `confidence_level`: it passes its keyword "
+            "arguments to fleiss(). Drop `confidence_level` (per_rater computes no intervals "
+            "or tests; for an interval of fleiss on all the data, call "
+            "fleiss(confidence_level=...) itself)."
+        ),
+    ):
+        df.agree.per_rater("fleiss", confidence_level=0.9)
+    with pytest.raises(
+        TypeError,
+        match=re.escape(
+            "per_rater('fleiss') does not take `level`: it passes its keyword arguments to "
+            "fleiss(). Drop `level` (fleiss() takes `weights`)."
+        ),
+    ):
+        df.agree.per_rater("fleiss", level="ordinal")
+    with pytest.raises(TypeError, match=re.escape("Drop `weights` (light() takes no option).")):
+        df.agree.per_rater("light", weights="linear")
+
+
+def test_the_inference_options_per_rater_refuses_are_the_coefficients() -> None:
+    from pdagree.evaluate import INFERENCE_DEFAULTS
+    from pdagree.per_rater import _INFERENCE_OPTIONS
+
+    assert set(_INFERENCE_OPTIONS) == set(INFERENCE_DEFAULTS)

@@ -315,3 +315,54 @@ def test_many_raters_stay_readable() -> None:
     assert ticks(plotting.frequencies(ratings).get_yticklabels())[7] == "annota…07…"
     report = ratings.report()
     assert plotting.coefficients(report).get_title() == "coefficients"
+
+
+# ------------------------------------------- #26: legends inside the default saved figure
+
+
+def _legend_inside_saved_figure(ax, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Save with the default savefig (no bbox_inches="tight"), then compare the legend's
+    window extent, as drawn for that file, with the figure's box."""
+    fig = ax.figure
+    fig.savefig(tmp_path / "chart.png")
+    box = ax.get_legend().get_window_extent(fig.canvas.get_renderer())
+    page = fig.bbox
+    assert box.x0 >= page.x0 and box.y0 >= page.y0, (box.bounds, page.bounds)
+    assert box.x1 <= page.x1 and box.y1 <= page.y1, (box.bounds, page.bounds)
+    # and the Axes were not squeezed to nothing to make room
+    assert ax.get_window_extent().width > 0.3 * page.width
+    plt.close(fig)
+
+
+def _many_raters() -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    return pd.DataFrame(
+        rng.integers(0, 3, (30, 40)), columns=[f"annotator{i:02d}" for i in range(40)]
+    )
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda: plotting.frequencies(pdagree.datasets.load("fleiss1971").agree()),
+        lambda: plotting.frequencies(trains(), stacked=False),
+        lambda: plotting.frequencies(_many_raters().agree(), stacked=False),
+        lambda: plotting.frequencies(
+            pd.DataFrame(np.random.default_rng(1).integers(0, 30, (200, 3))).agree()
+        ),
+        lambda: plotting.spa_weights(),
+        lambda: plotting.spa_weights(p={"a": 0.2, "b": 0.8}, highlight="inv_var_class"),
+    ],
+    ids=["frequencies", "unstacked", "40 raters", "30 categories", "spa", "spa with p"],
+)
+def test_legends_fit_in_the_default_saved_figure(draw, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    _legend_inside_saved_figure(draw(), tmp_path)
+
+
+def test_a_legend_beside_the_callers_axes_leaves_the_figure_alone(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    fig, ax = plt.subplots()
+    plotting.frequencies(trains(), ax=ax)
+    assert fig.get_layout_engine() is None  # the caller's figure: room is theirs to give
+    plt.close(fig)
+    fig, ax = plt.subplots(layout="constrained")
+    _legend_inside_saved_figure(plotting.frequencies(trains(), ax=ax), tmp_path)

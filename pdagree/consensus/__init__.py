@@ -8,7 +8,8 @@ own, in one vectorised EM over all groups (:mod:`pdagree.consensus._em`).
 
 from __future__ import annotations
 
-from ._fit import METHODS, fit
+from ._fit import MAX_ITERATIONS, METHODS, TOL, fit
 from ._result import Consensus
+from ._size import MAX_CONFUSION_CELLS
 
-__all__ = ["METHODS", "Consensus", "fit"]
+__all__ = ["MAX_CONFUSION_CELLS", "MAX_ITERATIONS", "METHODS", "TOL", "Consensus", "fit"]

@@ -13,6 +13,10 @@ Initialisation: the parameters are the M-step's from the vote shares (majority v
 Dawid & Skene start from the observed proportions. A category nobody is believed to have
 for an annotator's items keeps a uniform row. No smoothing: probabilities are floored at
 :data:`~._em.FLOOR` before their logarithm is taken.
+
+Stopping (the loop of :mod:`._em`, for every model): when no posterior and no parameter moved
+by ``tol`` in the last iteration and the change still to come, estimated from the last two
+changes, is below ``tol`` too (:mod:`._convergence`); not on the log-likelihood's gain.
 """
 
 from __future__ import annotations
@@ -61,9 +65,6 @@ class DawidSkene:
         log_conf = np.log(np.maximum(params["confusion"], FLOOR))  # (keys, true, given)
         table = log_conf.transpose(0, 2, 1).reshape(-1, v.n_categories)
         return log_priors(v, params["priors"]), table, True
-
-    def log_prior(self, v: Votes, params: Params) -> FloatArray:
-        return np.zeros(v.n_groups)
 
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params:
         """The priors (eq. 2.4) and confusion matrices (eq. 2.3, or the one-coin accuracy)

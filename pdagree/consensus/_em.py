@@ -2,11 +2,12 @@
 
 A model (:class:`Model`) gives its starting parameters, the log-probability of each
 annotation's label under each true category given the parameters (the E-step's input), the
-parameters that maximise the expected complete-data log-likelihood given the posteriors (the
-M-step) and the log-density of its priors or smoothing. The loop alternates the two steps;
-each group stops on its own when its objective (log-likelihood plus log-prior) gains less
-than ``tol`` per annotation, its parameters frozen from then on, so a group's fit equals its
-fit alone. Known labels (``gold=``) fix their items' posteriors to the known category.
+parameters that maximise the expected complete-data log-likelihood (plus the log-density of
+its priors or smoothing) given the posteriors (the M-step). The loop alternates the two steps;
+each group stops on its own when its posteriors and parameters have settled (their largest
+change in an iteration, and the change still to come, below ``tol``: :mod:`._convergence`),
+its parameters frozen from then on, so a group's fit equals its fit alone. Known labels
+(``gold=``) fix their items' posteriors to the known category.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 from .._kernels.rows import row_max, row_sum
 from .._typing import BoolArray, FloatArray, IntArray
+from ._convergence import Convergence, Params, owned
 from ._majority import shares
 from ._votes import Votes
 
@@ -26,8 +28,6 @@ __all__ = ["FLOOR", "Fit", "Model", "Params", "posterior", "run"]
 FLOOR = 1e-10
 """Probabilities are floored here before their logarithm is taken, so that one unseen
 (annotator, category, label) does not rule a category out for good."""
-
-Params = dict[str, FloatArray]
 
 
 class Model(Protocol):
@@ -46,10 +46,6 @@ class Model(Protocol):
         ...
 
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params: ...
-
-    def log_prior(self, v: Votes, params: Params) -> FloatArray:
-        """The log-density of the parameters' priors per group (zeros for plain ML)."""
-        ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,15 +91,6 @@ def posterior(
     return post, total
 
 
-def _owned(v: Votes, owner: str) -> IntArray:
-    """The group of each entry of a parameter owned by groups, keys or items."""
-    if owner == "group":
-        return np.arange(v.n_groups, dtype=np.int64)
-    if owner == "key":
-        return v.key_group
-    return v.group
-
-
 def start_posterior(v: Votes) -> FloatArray:
     """The vote shares (zeros for an item without votes; known items certain): the starting
     posteriors, as Dawid & Skene start from the observed proportions."""
@@ -114,35 +101,36 @@ def start_posterior(v: Votes) -> FloatArray:
 def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
     """Fit ``model`` by EM, every group on its own.
 
-    Each step is an E-step (posteriors and objective of the current parameters) then, for the
-    groups still active, an M-step; a group stops when its objective gained less than ``tol``
-    per annotation since its previous E-step, so its posteriors are those of the parameters
-    returned. ``n_iterations`` counts the M-steps; a group still active after
-    ``max_iterations`` of them has not converged."""
+    Each step is an E-step (posteriors of the current parameters) then, for the groups still
+    active, an M-step; a group stops when, at an E-step, its largest change of a posterior or
+    a parameter since the previous one, and the change still to come estimated from the last
+    two, are below ``tol`` (:class:`~._convergence.Convergence`), so its posteriors are those
+    of the parameters returned. ``n_iterations`` counts the M-steps; a group still active
+    after ``max_iterations`` of them has not converged. The log-likelihood is reported, not
+    used to stop."""
     params = model.start(v)
-    per_group = np.maximum(np.bincount(v.group[v.item], minlength=v.n_groups), 1.0)
-    previous = np.full(v.n_groups, -np.inf)
     active = np.ones(v.n_groups, dtype=bool)
     converged = np.zeros(v.n_groups, dtype=bool)
     n_iterations = np.zeros(v.n_groups, dtype=np.int64)
+    watch = Convergence(v, model.owner, tol)
+    before: tuple[FloatArray, Params] | None = None
     for step in range(max_iterations + 1):
         post, log_likelihood = posterior(v, *model.log_label(v, params))
-        objective = log_likelihood + model.log_prior(v, params)
-        with np.errstate(invalid="ignore"):
-            done = active & ((objective - previous) < tol * per_group)
-        converged |= done
-        active &= ~done
+        if before is not None:
+            done = active & watch.settled((post, params), before, active)
+            converged |= done
+            active &= ~done
         if step == max_iterations or not active.any():
             break
+        before = (post, params)
         new = model.m_step(v, post, params)
         params = {
             name: np.where(
-                active[_owned(v, model.owner[name])].reshape((-1,) + (1,) * (value.ndim - 1)),
+                active[owned(v, model.owner[name])].reshape((-1,) + (1,) * (value.ndim - 1)),
                 value,
                 params[name],
             )
             for name, value in new.items()
         }
         n_iterations += active
-        previous = np.where(active, objective, previous)
     return Fit(post, params, log_likelihood, n_iterations, converged)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .._typing import FloatArray, IntArray
-from .._warnings import ConvergenceWarning, warn
+from .._warnings import ConvergenceWarning, UndefinedStatisticWarning, warn
 from ..definitions import RatingData
 from ..definitions.keys import key_index
 from ._dawid_skene import DawidSkene
@@ -17,10 +17,11 @@ from ._glad import Glad
 from ._mace import Mace
 from ._majority import TIES, Ties, choose, shares
 from ._result import Consensus
+from ._size import check_size
 from ._summary import Summary, majority, summarise
 from ._votes import Votes, votes
 
-__all__ = ["METHODS", "fit"]
+__all__ = ["MAX_ITERATIONS", "METHODS", "TOL", "fit"]
 
 MODELS: dict[str, Model] = {
     "dawid_skene": DawidSkene(),
@@ -29,6 +30,12 @@ MODELS: dict[str, Model] = {
     "mace": Mace(),
 }
 METHODS = ("majority", *MODELS)
+MAX_ITERATIONS = 10_000
+"""EM iterations at most, by default (with ``TOL``: Dawid-Skene takes about 20 on the Duck
+Identification data, MACE about 480, and 1,100 to 1,500 are common on small data)."""
+TOL = 1e-6
+"""The largest change of a posterior or a parameter in an iteration, and of the change to
+come, that ends EM, by default (:mod:`pdagree.consensus._convergence`)."""
 
 
 def _check(method: object, ties: object, max_iterations: object, tol: object) -> None:
@@ -55,8 +62,8 @@ def fit(
     gold: Any = None,
     ties: Ties = "random",
     rng: np.random.Generator | int | None = None,
-    max_iterations: int = 100,
-    tol: float = 1e-6,
+    max_iterations: int = MAX_ITERATIONS,
+    tol: float = TOL,
 ) -> Consensus:
     """One label per item from the annotators' labels, and how good each annotator is.
 
@@ -81,10 +88,22 @@ def fit(
         the first in category order, or no label.
     rng : numpy Generator or int, optional
         Seeds ``ties="random"``.
-    max_iterations, tol
-        EM stops after ``max_iterations`` or when its objective (the log-likelihood, plus
-        the log-prior for GLAD and MACE) gains less than ``tol`` per annotation; a
-        :class:`~pdagree.ConvergenceWarning` if it did not converge.
+    max_iterations : int, default 10000
+        EM iterations at most; a fit still moving after them has ``converged`` False and
+        warns (:class:`~pdagree.ConvergenceWarning`).
+    tol : float, default 1e-6
+        EM has converged when the largest change of an item's posterior probability or of
+        a parameter (confusion probabilities and priors; GLAD's abilities and log inverse
+        difficulties; MACE's trust and strategies) in the last iteration, and the change
+        still to come, are below ``tol``, each ``by=`` group on its own. The change to come
+        is estimated from the last two changes as the rest of a geometric series (EM
+        converges linearly, often slowly: on 100 items rated by about three annotators
+        each iteration moves Dawid-Skene by 0.99 times the previous one, and takes about
+        1,100 iterations). The log-likelihood is not the criterion: near its maximum it is
+        flat, and its gain per annotation falls below ``1e-6`` while posteriors can still be
+        0.15 from the fit's. With the defaults, the labels and the margins of
+        ``to_frame()`` on the Duck Identification data are within ``2e-6`` of a fit to
+        ``tol=1e-13`` for every model.
 
     Returns
     -------
@@ -94,6 +113,20 @@ def fit(
         ``to_frame()``. With ``by=``, each group is fitted on its own. ``labels`` are a
         Categorical of the declared scale when the categories were declared
         (``categories=``, a Categorical column), the labels' own values otherwise.
+
+    Raises
+    ------
+    ValueError
+        A bad option, known labels the annotators cannot give, or, for Dawid-Skene,
+        one-coin and MACE, a confusion matrix per annotator too large to hold: when one
+        (annotators, K, K) array would exceed
+        :data:`~pdagree.consensus.MAX_CONFUSION_CELLS` cells (0.5 GiB), before anything
+        is allocated; majority vote and GLAD need no such array.
+
+    Warns
+    -----
+    ConvergenceWarning
+        EM did not converge in ``max_iterations`` (in some ``by=`` groups).
 
     Notes
     -----
@@ -111,17 +144,45 @@ def fit(
     """
     _check(method, ties, max_iterations, tol)
     v = votes(data, gold)
+    check_size(v, str(method))
     gen = np.random.default_rng(rng)
     if method == "majority":
         probabilities = shares(v)
         chosen = choose(probabilities, ties, gen)
-        return _label(data, v, "majority", probabilities, chosen, majority(v, chosen), None)
+        summary = majority(v, chosen)
+        _warn_undefined(data, v, summary)
+        return _label(data, v, "majority", probabilities, chosen, summary, None)
     result = run(v, MODELS[method], max_iterations=int(max_iterations), tol=tol)
     rated = (np.bincount(v.item, minlength=v.n_items) > 0) | (v.gold >= 0)
     probabilities = np.where(rated[:, None], result.posterior, np.nan)
     chosen = choose(probabilities, ties, gen)
     return _label(
         data, v, str(method), probabilities, chosen, summarise(v, method, result), result
+    )
+
+
+def _warn_undefined(data: RatingData, v: Votes, summary: Summary) -> None:
+    """Majority vote: the nan it cannot avoid, each said with a warning naming the first
+    few: the priors of a ``by=`` group whose items have known labels and no votes, the
+    accuracy of an annotator whose items all lack a label (``ties="nan"``)."""
+    empty = np.flatnonzero(np.isnan(summary.priors).all(axis=1))
+    if len(empty) and data.enc.groups is not None:
+        names = [str(name) for name in data.enc.groups[empty[:3]]]
+        warn(
+            f"consensus(method='majority'): {len(empty)} `by` group(s) have known labels "
+            f"and no votes, e.g. {', '.join(names)}; their `priors` are nan.",
+            UndefinedStatisticWarning,
+        )
+    rated = np.flatnonzero(np.bincount(v.key, minlength=v.n_keys) > 0)
+    undefined = rated[np.isnan(summary.accuracy[rated])]
+    if not len(undefined):
+        return
+    names = [str(name) for name in key_index(data, undefined[:3])]
+    warn(
+        f"consensus(method='majority', ties='nan'): {len(undefined)} annotator(s) rated only "
+        f"items without a consensus label (exact ties), e.g. {', '.join(names)}; their "
+        "`accuracy` is nan. Use ties='first' or ties='random' to label every tied item.",
+        UndefinedStatisticWarning,
     )
 
 

@@ -26,6 +26,11 @@ its own part of ``Q`` does not fall. That is a generalised EM: ``Q`` never decre
 
 Initialisation: ``alpha = 1`` and ``b = 1`` (the priors' means), so that the first E-step
 weighs every annotator alike (a majority vote with soft ties).
+
+Stopping (the loop of :mod:`._em`, for every model): when no posterior and no ``alpha_j``
+or ``b_i`` moved by ``tol`` in the last iteration and the change still to come, estimated
+from the last two changes, is below ``tol`` too (:mod:`._convergence`); not on the gain of
+the objective.
 """
 
 from __future__ import annotations
@@ -33,8 +38,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import expit, log_expit
 
+from .._lazy import scipy_special as special
 from .._typing import FloatArray, as_float
 from ._em import Params
 from ._votes import Votes
@@ -58,7 +63,7 @@ def _log_label(v: Votes, alpha: FloatArray, b: FloatArray) -> tuple[FloatArray, 
     errors uniform over the group's other categories)."""
     x = alpha[v.key] * np.exp(b[v.item])
     k1 = np.maximum(_n_allowed(v) - 1.0, 1.0)
-    return log_expit(x), log_expit(-x) - np.log(k1)
+    return special.log_expit(x), special.log_expit(-x) - np.log(k1)
 
 
 class Block:
@@ -83,7 +88,7 @@ class Block:
         v, owner, size = self.v, self.owner, self.size
         alpha, b = self._split(value)
         x = alpha[v.key] * np.exp(b[v.item])
-        p = expit(x)
+        p = special.expit(x)
         residual = self.q - p
         # d x / d value: beta for an ability, x for a log-difficulty.
         dx = np.exp(b[v.item]) if self.by_key else x
@@ -129,12 +134,6 @@ class Glad:
             np.arange(v.n_categories) == v.code[:, None], right[:, None], wrong[:, None]
         )
         return v.log_uniform, contribution, False
-
-    def log_prior(self, v: Votes, params: Params) -> FloatArray:
-        a = -0.5 * (params["alpha"] - PRIOR_MEAN) ** 2
-        b = -0.5 * (params["b"] - PRIOR_MEAN) ** 2
-        per_key = as_float(np.bincount(v.key_group, weights=a, minlength=v.n_groups))
-        return per_key + np.bincount(v.group, weights=b, minlength=v.n_groups)
 
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params:
         q = posterior[v.item, v.code]

@@ -12,12 +12,18 @@ the expected knowing ``E[S_a = 0] = T_{i l_a} theta_j / (theta_j + (1 - theta_j)
 the M-step sets ``theta_j`` to the expected share of knowing annotations and ``xi_j`` to the
 expected spam labels' shares, each after adding ``SMOOTHING / K`` to the expected counts (the
 smoothing of the authors' EM, 0.01 over the number of categories). That is EM for the
-maximum a posteriori estimate under Beta and Dirichlet priors of ``1 + SMOOTHING / K``,
-whose log-density is added to the objective.
+maximum a posteriori estimate under Beta and Dirichlet priors of ``1 + SMOOTHING / K``.
+Each iteration moves every parameter by a share of the distance left, about 2 % on the Duck
+Identification data, so MACE needs far more iterations than Dawid-Skene (about 400 against
+20 to ``tol=1e-7``).
 
 Initialisation: where the authors draw random starts and keep the best, the parameters
 here are the M-step's from the vote shares (as for Dawid-Skene): one deterministic start
 that already prefers the majority.
+
+Stopping (the loop of :mod:`._em`, for every model): when no posterior and no parameter moved
+by ``tol`` in the last iteration and the change still to come, estimated from the last two
+changes, is below ``tol`` too (:mod:`._convergence`); not on the log-likelihood's gain.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._typing import FloatArray, as_float
+from .._typing import FloatArray
 from ._em import FLOOR, Params, start_posterior
 from ._votes import Votes
 
@@ -59,15 +65,6 @@ class Mace:
         given = given + theta[:, None, None] * np.eye(k)  # (keys, label, true)
         table = np.log(np.maximum(given, FLOOR)).reshape(-1, k)
         return v.log_uniform, table, True
-
-    def log_prior(self, v: Votes, params: Params) -> FloatArray:
-        s = _smoothing(v)
-        theta = np.clip(params["theta"], FLOOR, 1.0 - FLOOR)
-        per_key = s * (np.log(theta) + np.log1p(-theta))
-        per_key = per_key + s * np.where(
-            v.key_allowed, np.log(np.maximum(params["xi"], FLOOR)), 0.0
-        ).sum(axis=1)
-        return as_float(np.bincount(v.key_group, weights=per_key, minlength=v.n_groups))
 
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params:
         s = _smoothing(v)

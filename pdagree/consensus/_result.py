@@ -28,7 +28,8 @@ class Consensus:
         ``accuracy``, the probability of a correct label under the model
         (``sum_k p_k pi_kk`` over the fitted category shares; GLAD: the mean of
         ``sigma(alpha_j beta_i)`` over its items; majority vote: the share of the
-        annotator's labels that equal the consensus); GLAD adds ``ability`` (``alpha_j``),
+        annotator's labels that equal the consensus, nan with a warning for an annotator
+        whose items all lack one under ``ties="nan"``); GLAD adds ``ability`` (``alpha_j``),
         MACE ``spam`` (``1 - theta_j``).
     confusion : DataFrame or None
         Dawid-Skene, one-coin and MACE: per (annotator, true category) the probabilities of

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.special import expit
 
+from .._lazy import scipy_special as special
 from .._typing import FloatArray, IntArray
 from ._dawid_skene import priors
 from ._em import Fit
@@ -52,7 +52,7 @@ def summarise(v: Votes, method: str, fit: Fit) -> Summary:
     n = np.bincount(v.key, minlength=v.n_keys).astype(np.float64)
     if method == "glad":
         alpha, b = params["alpha"], params["b"]
-        right = expit(alpha[v.key] * np.exp(b[v.item]))
+        right = special.expit(alpha[v.key] * np.exp(b[v.item]))
         with np.errstate(invalid="ignore", divide="ignore"):
             accuracy = np.bincount(v.key, weights=right, minlength=v.n_keys) / n
         return Summary(v.uniform, accuracy, columns={"ability": alpha}, difficulty=np.exp(-b))

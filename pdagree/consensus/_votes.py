@@ -19,7 +19,7 @@ from .._typing import BoolArray, FloatArray, IntArray
 from ..definitions import RatingData
 from ..definitions.gold import reference
 from ..definitions.keys import keys_of
-from ..encoding._labels import _fmt
+from ..encoding._labels import _fmt, _plain
 
 __all__ = ["Votes", "votes"]
 
@@ -164,8 +164,8 @@ def votes(data: RatingData, gold: Any = None) -> Votes:
     if bad.any():
         first = int(np.flatnonzero(bad)[0])
         raise ValueError(
-            f"`gold` gives item {data.item_index()[first]!r} the label "
-            f"{enc.categories[gold_code[first]]!r}, which no annotator of its group gave; "
+            f"`gold` gives item {_plain(data.item_index()[first])!r} the label "
+            f"{_plain(enc.categories[gold_code[first]])!r}, which no annotator of its group gave; "
             "declare the categories with `categories=[...]` to allow it."
         )
     return Votes(

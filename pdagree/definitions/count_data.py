@@ -28,6 +28,7 @@ from ..counting.spec import Spec
 from ..counting.state import Counts, repeated_error
 from ..encoding._encode import Encoded, _group_codes
 from ..encoding._factorize import factorize_columns
+from ..encoding._label_checks import check_label_markers
 from ..encoding._labels import DtypeCategories, _fmt, categories_of, encode_labels
 from .data import RatingData
 
@@ -263,6 +264,9 @@ def count_data(counts: Counts) -> CountData:
         "Add a batch first.",
     )
     lookup, cats, ordered = _categories(counts)
+    declared = spec.categories is not None or counts.from_dtype is not None
+    if not declared:  # the pandas path's label warnings, once per state read
+        check_label_markers(cats)
     keys, weight = counts.nik.merged()
     item_g, label_g = unpack(keys, 2)
     by = list(spec.by)
@@ -292,7 +296,7 @@ def count_data(counts: Counts) -> CountData:
         group=group,
         groups=groups,
         by=tuple(by),
-        declared=spec.categories is not None or counts.from_dtype is not None,
+        declared=declared,
         ordered=ordered,
     )
     return CountData(enc, nck)
@@ -314,6 +318,9 @@ def profile_data(profiles: Profiles) -> CountData:
     labels = profiles.labels.index()
     totals = (rows * weight[:, None]).sum(axis=0)
     lookup, cats, ordered = _label_lookup(spec, labels, totals, profiles.from_dtype)
+    declared = spec.categories is not None or profiles.from_dtype is not None
+    if not declared:
+        check_label_markers(cats)
     onto = np.zeros((len(labels), len(cats)))
     used = lookup >= 0
     onto[np.flatnonzero(used), lookup[used]] = 1.0
@@ -346,7 +353,7 @@ def profile_data(profiles: Profiles) -> CountData:
         group=group,
         groups=groups,
         by=tuple(by),
-        declared=spec.categories is not None or profiles.from_dtype is not None,
+        declared=declared,
         ordered=ordered,
         multiplicity=m,
     )

@@ -19,6 +19,7 @@ from .._typing import BoolArray, FloatArray, IntArray
 from ..encoding import _counts
 from ..encoding._encode import Encoded
 from ..encoding._factorize import distinct_keys
+from ..encoding._labels import _plain
 from ..encoding.weights import weight_matrix
 
 __all__ = ["RatingData", "Weights", "encoded_subset"]
@@ -473,7 +474,7 @@ class RatingData:
             raters = self.rater_labels
             worst = int(np.argmax(per_group))
             names = list(raters[self.slot_raters[worst][active[worst]]][:6])
-            where = "" if enc.groups is None else f" in group {enc.groups[worst]!r}"
+            where = "" if enc.groups is None else f" in group {_plain(enc.groups[worst])!r}"
             raise ValueError(
                 f"`{method}()` is defined for exactly two raters; got {int(per_group.max())}"
                 f"{where} ({names}). For more raters use {alternatives}, or select two with "

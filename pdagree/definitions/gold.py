@@ -19,7 +19,7 @@ from .._kernels import gold as K
 from .._typing import BoolArray, FloatArray, IntArray, as_float
 from .._warnings import warn
 from ..encoding._encode import _fmt
-from ..encoding._labels import categories_of
+from ..encoding._labels import _plain, categories_of
 from .data import RatingData
 
 __all__ = ["Average", "against"]
@@ -220,9 +220,9 @@ def _check_beta(beta: object) -> float | None:
     if beta is None:
         return None
     if isinstance(beta, (bool, np.bool_)) or not isinstance(beta, (int, float, np.number)):
-        raise TypeError(f"`beta` must be a positive number; got {beta!r}.")
+        raise TypeError(f"`beta` must be a positive number; got {_plain(beta)!r}.")
     if not (np.isfinite(beta) and float(beta) > 0):
-        raise ValueError(f"`beta` must be a positive number; got {beta!r}.")
+        raise ValueError(f"`beta` must be a positive number; got {_plain(beta)!r}.")
     return float(beta)
 
 
@@ -247,7 +247,7 @@ def reference(data: RatingData, gold: Any) -> Reference:
     if not found:
         raise ValueError(
             f"`gold` must name a rater (a column of a wide frame, a rater of a long one) or be "
-            f"a Series of labels indexed by item; got {gold!r}, and the raters are "
+            f"a Series of labels indexed by item; got {_plain(gold)!r}, and the raters are "
             f"{_fmt(list(raters))}. With `raters=[...]`, list the reference's column too."
         )
     position = int(np.flatnonzero(raters.isin([gold]))[0])

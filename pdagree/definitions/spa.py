@@ -18,6 +18,7 @@ import pandas as pd
 from .._kernels import spa as K
 from .._typing import FloatArray
 from ..encoding._encode import _fmt
+from ..encoding._labels import _plain
 from .base import Components
 from .data import RatingData
 
@@ -451,13 +452,15 @@ def per_item_weights(data: RatingData, options: dict[str, Any]) -> dict[str, Flo
 
 def _category_count(categories: object) -> int:
     if isinstance(categories, (bool, np.bool_)):
-        raise TypeError(f"`categories` must be a number of categories; got {categories!r}.")
+        raise TypeError(
+            f"`categories` must be a number of categories; got {_plain(categories)!r}."
+        )
     if isinstance(categories, (int, np.integer)):
         c = int(categories)
     elif isinstance(categories, (str, bytes)):
         raise TypeError(
             f"`categories` must be a number of categories or a list of them; got the string "
-            f"{categories!r}. Pass categories={len(categories)} or a list."
+            f"{_plain(categories)!r}. Pass categories={len(categories)} or a list."
         )
     elif isinstance(categories, (Sequence, pd.Index, np.ndarray)):
         listed = pd.Index(list(categories))
@@ -474,7 +477,7 @@ def _category_count(categories: object) -> int:
         )
     if c < 1:
         raise ValueError(
-            f"`categories` must be at least 1; got {c!r}. Pass the number of categories "
+            f"`categories` must be at least 1; got {_plain(c)!r}. Pass the number of categories "
             "labels can take."
         )
     return c
@@ -561,7 +564,7 @@ def spa_variance(
         counts = np.asarray(raw, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(
-            f"`n` must be a number of labels or an array of them; got {n!r}."
+            f"`n` must be a number of labels or an array of them; got {_plain(n)!r}."
         ) from None
     finite = counts[np.isfinite(counts)]
     if (finite != np.round(finite)).any():

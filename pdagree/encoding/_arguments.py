@@ -13,6 +13,8 @@ from typing import Any
 
 import pandas as pd
 
+from ._labels import _plain
+
 __all__ = ["as_list", "check_layout_arguments"]
 
 
@@ -56,8 +58,9 @@ def check_layout_arguments(
         missing = [c for c in categories if _missing(c)]
         if missing:
             raise ValueError(
-                f"`categories` must not hold a missing value; got {missing[0]!r}. A missing "
-                "label is not an annotation, so it cannot be a category: drop it from "
+                "`categories` must not hold a missing value; got "
+                f"{_plain(missing[0])!r}. A missing label is not an annotation, so it cannot "
+                "be a category: drop it from "
                 "`categories` (and replace missing labels by a label of their own, e.g. "
                 "df.fillna('none'), if 'no answer' is a category)."
             )

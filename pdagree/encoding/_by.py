@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._warnings import PdagreeWarning, warn
+from ._labels import _plain
 
 __all__ = ["drop_missing_keys", "missing_by_message"]
 
@@ -19,7 +20,7 @@ def missing_by_message(n_rows: int, n_missing: int, per_column: dict[Hashable, i
     key (``per_column``: how many miss each column), or ``None`` when none is."""
     if not n_missing:
         return None
-    shown = ", ".join(f"{col!r} on {n}" for col, n in per_column.items() if n)
+    shown = ", ".join(f"{_plain(col)!r} on {n}" for col, n in per_column.items() if n)
     return (
         f"`by` is missing on {n_missing} of {n_rows} rows ({shown}); they are left out, as "
         "`groupby` does. Fill them (e.g. `df[col].fillna('unknown')`) to keep them as a group "

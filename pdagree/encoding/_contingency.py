@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .._typing import FloatArray, IntArray
-from ._labels import _fmt, categories_of, dtype_categories, label_numbers
+from ._labels import _fmt, _plain, categories_of, dtype_categories, label_numbers
 
 __all__ = ["ContingencyCodes", "check_counts", "contingency_codes", "expand_cells"]
 
@@ -140,7 +140,8 @@ def _rater_names(df: pd.DataFrame) -> pd.Index:
     if first == second:
         raise ValueError(
             "the index and columns names of a contingency table name its two raters; both are "
-            f"{first!r}. Rename one, e.g. table.rename_axis(index='first', columns='second')."
+            f"{_plain(first)!r}. Rename one, e.g. "
+            "table.rename_axis(index='first', columns='second')."
         )
     return pd.Index([first, second])
 

@@ -25,6 +25,7 @@ from ._factorize import MissingKeyError, distinct_keys, factorize_columns
 from ._label_checks import check_label_markers, check_long_labels, check_rater_sharing
 from ._labels import (
     DtypeCategories,
+    _plain,
     categories_of,
     dtype_categories,
     encode_label_column,
@@ -139,7 +140,7 @@ def _require_columns(df: pd.DataFrame, names: dict[str, list[Hashable]]) -> None
         for col in cols:
             if col not in df.columns:
                 raise ValueError(
-                    f"`{param}` names column {col!r}, which is not in the frame; "
+                    f"`{param}` names column {_plain(col)!r}, which is not in the frame; "
                     f"available columns: {_fmt(list(df.columns))}."
                 )
             where = df.columns.get_loc(col)
@@ -148,15 +149,16 @@ def _require_columns(df: pd.DataFrame, names: dict[str, list[Hashable]]) -> None
             ):
                 full = df.columns[where][0] if len(df.columns[where]) else col
                 raise ValueError(
-                    f"`{param}` names {col!r}, a label of the frame's MultiIndex columns that "
-                    f"spans {len(df.columns[where])} column(s); name one column by its full "
-                    f"tuple, e.g. {full!r}."
+                    f"`{param}` names {_plain(col)!r}, a label of the frame's MultiIndex columns "
+                    f"that spans {len(df.columns[where])} column(s); name one column by its full "
+                    f"tuple, e.g. {_plain(full)!r}."
                 )
             if not isinstance(where, (int, np.integer)):
                 n = len(df.columns[where])
                 raise ValueError(
-                    f"`{param}` names column {col!r}, which the frame has {n} times; give each "
-                    "column its own name (`df.loc[:, ~df.columns.duplicated()]` keeps the first)."
+                    f"`{param}` names column {_plain(col)!r}, which the frame has {n} times; give "
+                    "each column its own name (`df.loc[:, ~df.columns.duplicated()]` keeps the "
+                    "first)."
                 )
 
 
@@ -165,15 +167,16 @@ def _check_by_overlap(by: list[Hashable], columns: dict[str, Hashable]) -> None:
     for param, col in columns.items():
         if col in by:
             raise ValueError(
-                f"`by` and `{param}` both name column {col!r}; a column is either the {param} "
-                "or a grouping key. Group by another column."
+                f"`by` and `{param}` both name column {_plain(col)!r}; a column is either the "
+                f"{param} or a grouping key. Group by another column."
             )
     roles = list(columns.items())
     for i, (param, col) in enumerate(roles):
         for other, other_col in roles[i + 1 :]:
             if col == other_col:
                 raise ValueError(
-                    f"`{param}` and `{other}` both name column {col!r}; each needs its own column."
+                    f"`{param}` and `{other}` both name column {_plain(col)!r}; each needs its "
+                    "own column."
                 )
 
 
@@ -186,7 +189,7 @@ def _group_codes(
         n_missing = int(df[col].isna().sum())
         if n_missing:
             raise ValueError(
-                f"`by` column {col!r} has {n_missing} missing values; fill them or drop "
+                f"`by` column {_plain(col)!r} has {n_missing} missing values; fill them or drop "
                 "those rows before grouping."
             )
     return factorize_columns(df, by)
@@ -317,11 +320,11 @@ def _encode_long(
     _check_by_overlap(by, roles)
     labels = df[label]
     keep, code, cats, ordered = encode_label_column(
-        labels, categories, dtype_categories([labels]), f"`label` column {label!r}"
+        labels, categories, dtype_categories([labels]), f"`label` column {_plain(label)!r}"
     )
     if not keep.any():
         raise ValueError(
-            f"`label` column {label!r} holds no labels: every value is missing. Agreement "
+            f"`label` column {_plain(label)!r} holds no labels: every value is missing. Agreement "
             "needs items rated by at least two raters."
         )
     every = bool(keep.all())
@@ -339,14 +342,14 @@ def _encode_long(
         param = "item" if missing.column == item else "rater"
         n_missing = int(df[missing.column].isna().sum())
         raise ValueError(
-            f"`{param}` column {missing.column!r} has {n_missing} missing values; every "
+            f"`{param}` column {_plain(missing.column)!r} has {n_missing} missing values; every "
             f"annotation needs its {param}. Fill them or drop those rows."
         ) from None
     n_raters = len(raters)
     if n_raters < 2:
         raise ValueError(
-            f"agreement needs at least two raters; `rater` column {rater!r} has {n_raters} "
-            f"({_fmt(list(raters))})."
+            "agreement needs at least two raters; `rater` column "
+            f"{_plain(rater)!r} has {n_raters} ({_fmt(list(raters))})."
         )
     ranks = None if rank is None else rank_codes(df[rank][keep], rank)
     item_code, rater_code, code, secondary = resolve(

@@ -1,6 +1,6 @@
-"""Warnings about labels that are probably not what the user meant: missing-value markers
-and Unicode variants read as categories, rater columns that share no label with the others,
-and a long frame's label column that holds an id.
+"""Warnings about labels that are probably not what the user meant: missing-value markers,
+Unicode variants and case or whitespace variants read as categories, rater columns that share
+no label with the others, and a long frame's label column that holds an id.
 
 Part of the encoding layer (:mod:`pdagree.encoding`). Every check reads the categories (the
 distinct labels) or one ``np.bincount`` over the annotations, never the cells one by one, and
@@ -10,14 +10,14 @@ the remedy and leaves the decision to the user.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from .._warnings import LayoutWarning, warn
+from ._labels import _fmt, _plain
 from ._layout_checks import ID_SHARE, MIN_ROWS
 
 if TYPE_CHECKING:
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MISSING_MARKERS",
+    "check_case_variants",
     "check_label_markers",
     "check_long_labels",
     "check_rater_sharing",
@@ -68,20 +69,20 @@ USUAL_SHARED_SHARE = 0.5
 MAX_CELLS = 10_000_000
 """The (rater, category) table of the sharing check is counted only up to this many cells."""
 MAX_NORMALISED = 100_000
-"""Unicode variants are looked for among at most this many text categories."""
-
-
-def _shown(labels: Sequence[Any], limit: int = 5) -> str:
-    shown = ", ".join(repr(x) for x in list(labels)[:limit])
-    return f"[{shown}{', ...' if len(labels) > limit else ''}]"
+"""Unicode, case and whitespace variants are looked for among at most this many text
+categories."""
+_MAX_GROUPS = 5
+"""Groups of case or whitespace variants named in the warning."""
 
 
 def check_label_markers(categories: pd.Index) -> None:
     """Warn (:class:`~pdagree.LayoutWarning`) about text categories that are missing-value
     markers (``""``, whitespace, ``"NA"``, ``"N/A"``, ``"null"``, ... as ``read_csv`` reads
-    them) or that differ from another category only by Unicode normalisation (NFC ``"café"``
-    and NFD ``"café"``). Only categories read off the labels are checked: declared ones are
-    the user's."""
+    them), that differ from another category only by Unicode normalisation (NFC ``"café"``
+    and NFD ``"café"``), or only by case or surrounding whitespace (``"pos"``, ``"pos "``,
+    ``"Pos"``). Only categories read off the labels are checked: declared ones are the
+    user's. The values are left alone: ``"US"`` and ``"us"`` may be different categories.
+    """
     if categories.dtype.kind not in "OUT" and not pd.api.types.is_string_dtype(categories):
         return
     text = [c for c in categories if isinstance(c, str)]
@@ -90,7 +91,7 @@ def check_label_markers(categories: pd.Index) -> None:
     markers = [c for c in text if c in MISSING_MARKERS or not c.strip()]
     if markers:
         warn(
-            f"the labels {_shown(markers)} look like missing values but are counted as a "
+            f"the labels {_fmt(markers)} look like missing values but are counted as a "
             "category of their own. If they mean 'not annotated', make them missing before "
             "calling agree (e.g. df.replace({'NA': None, '': None}), or read_csv with its "
             "default `na_values`); if they are real categories, declare them with "
@@ -99,22 +100,60 @@ def check_label_markers(categories: pd.Index) -> None:
         )
     if len(text) > MAX_NORMALISED:
         return
-    normal = [unicodedata.normalize("NFC", c) for c in text]
-    if len(set(normal)) == len(text):
+    labels = pd.Series(text, dtype=object)
+    normal = labels.str.normalize("NFC")
+    _check_unicode_variants(labels, normal)
+    kept = (labels.str.strip() != "") & ~normal.duplicated()  # one label per Unicode form
+    check_case_variants(labels[kept], normal[kept])
+
+
+def _variant_groups(labels: pd.Series, key: pd.Series) -> list[list[str]]:
+    """The groups of ``labels`` that share a ``key`` (two labels or more), in order of first
+    label, each in the order of its labels."""
+    shared = key.duplicated(keep=False).to_numpy()
+    if not shared.any():
+        return []
+    grouped = labels[shared].groupby(key[shared].to_numpy(), sort=False)
+    return [list(group) for group in grouped.agg(list)]
+
+
+def _check_unicode_variants(labels: pd.Series, normal: pd.Series) -> None:
+    """The Unicode part of :func:`check_label_markers`: ``normal`` is ``labels`` in NFC."""
+    groups = _variant_groups(labels, normal)
+    if not groups:
         return
-    seen: dict[str, str] = {}
-    pairs = []
-    for label, key in zip(text, normal, strict=True):
-        if key in seen:
-            pairs.append((seen[key], label))
-        else:
-            seen[key] = label
-    first, second = pairs[0]
+    first, second = groups[0][:2]
     warn(
-        f"{len(pairs)} label(s) differ from another only by their Unicode normalisation, e.g. "
-        f"{first!r} and {second!r} ({[hex(ord(ch)) for ch in first]} vs "
-        f"{[hex(ord(ch)) for ch in second]}), and count as different categories. Normalise "
-        "the labels first, e.g. df[col].str.normalize('NFC').",
+        f"{sum(len(g) - 1 for g in groups)} label(s) differ from another only by their "
+        f"Unicode normalisation, e.g. {first!r} and {second!r} "
+        f"({[hex(ord(ch)) for ch in first]} vs {[hex(ord(ch)) for ch in second]}), and count "
+        "as different categories. Normalise the labels first, e.g. "
+        "df[col].str.normalize('NFC').",
+        LayoutWarning,
+    )
+
+
+def check_case_variants(labels: pd.Series, normal: pd.Series | None = None) -> None:
+    """Warn (:class:`~pdagree.LayoutWarning`) about distinct text labels that differ only by
+    case or surrounding whitespace (``"pos"``, ``"pos "``, ``"Pos"``): each counts as a
+    category of its own. ``labels``: distinct labels (text); ``normal``: the same in NFC, when
+    known. The rule of :func:`check_label_markers`, for callers that check the markers and
+    the Unicode forms otherwise.
+    """
+    if normal is None:
+        normal = labels.str.normalize("NFC")
+    groups = _variant_groups(labels, normal.str.strip().str.casefold())
+    if not groups:
+        return
+    n_variants = sum(len(g) for g in groups)
+    shown = ", ".join(_fmt(g) for g in groups[:_MAX_GROUPS])
+    more = f" and {len(groups) - _MAX_GROUPS} more" if len(groups) > _MAX_GROUPS else ""
+    warn(
+        f"the labels {shown}{more} differ only by case or surrounding whitespace, and count "
+        f"as {n_variants} different categories instead of {len(groups)}. If they mean the "
+        "same category, make them equal before calling agree (e.g. "
+        "df[col].str.strip().str.lower() on each label column); if they are different "
+        "categories, declare them with `categories=[...]` to silence this warning.",
         LayoutWarning,
     )
 
@@ -157,8 +196,8 @@ def check_rater_sharing(enc: Encoded, announced: Sequence[int] = ()) -> None:
     names = [enc.raters[int(j)] for j in np.flatnonzero(lonely)]
     if usual.sum() * 2 > judged.sum() and names:
         warn(
-            f"rater column(s) {_shown(names)} share almost no label with the other rater "
-            f"columns (e.g. {names[0]!r}: {int(shared[np.flatnonzero(lonely)[0]])} of "
+            f"rater column(s) {_fmt(names)} share almost no label with the other rater "
+            f"columns (e.g. {_plain(names[0])!r}: {int(shared[np.flatnonzero(lonely)[0]])} of "
             f"{int(rated[np.flatnonzero(lonely)[0]])} ratings), as a metadata column "
             "(time spent, confidence) or an id does; every column is a rater unless "
             "`raters=[...]` says otherwise. Pass the rater columns with `raters=`, or drop "
@@ -172,7 +211,7 @@ def check_rater_sharing(enc: Encoded, announced: Sequence[int] = ()) -> None:
         and enc.values is None  # numbers (ratings on a fine scale) share few exact values
     ):
         warn(
-            f"the rater columns {_shown(list(enc.raters))} share almost no label with "
+            f"the rater columns {_fmt(list(enc.raters))} share almost no label with "
             "each other, so their agreement is zero by construction: they look like "
             "other columns than ratings (a long frame's columns read as wide?). If the "
             "frame has one row per annotation, pass `item=`, `rater=`, `label=`; else "
@@ -190,7 +229,7 @@ def check_long_labels(enc: Encoded, label: Hashable) -> None:
     if n < MIN_ROWS or k < ID_SHARE * n or _continuous(enc):
         return
     warn(
-        f"`label` column {label!r} holds {k} distinct labels in {n} annotations, as an id "
+        f"`label` column {_plain(label)!r} holds {k} distinct labels in {n} annotations, as an id "
         "column does, and each label counts as a category. Check that `label=` names the "
         "column of the annotations' labels (and `item=`, `rater=` theirs); if the labels are "
         "numbers on a fine scale, use alpha(level='interval').",

@@ -49,9 +49,25 @@ _NUMBER_KINDS = ("integer", "floating", "mixed-integer-float", "decimal")
 _MAYBE_NUMBER_KINDS = ("string", "mixed", "mixed-integer")
 
 
+def _plain(value: Any) -> Any:
+    """``value`` as a message shows it (``{_plain(v)!r}``): a NumPy number, boolean or text
+    as the Python scalar it holds (``0``, not ``np.int64(0)``), a tuple (a MultiIndex key)
+    element by element; anything else as it is.
+
+    >>> repr(_plain(np.int64(0))), repr(_plain((np.str_("a"), np.float64(0.5))))
+    ('0', "('a', 0.5)")
+    """
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    if isinstance(value, (np.number, np.bool_, np.str_, np.bytes_)):
+        return value.item()
+    return value
+
+
 def _fmt(values: Sequence[Any]) -> str:
-    """A list for an error message: the first few values, then ``...``."""
-    shown = list(values[:_MAX_SHOWN])
+    """A list for an error message: the first few values (plain, :func:`_plain`), then
+    ``...``."""
+    shown = [_plain(v) for v in list(values[:_MAX_SHOWN])]
     return repr(shown)[:-1] + (", ...]" if len(values) > _MAX_SHOWN else "]")
 
 
@@ -146,14 +162,16 @@ def _ordered_categories(
     against the labels of the other ``series``."""
     first = ordered[0]
     cats = _categories_of_dtype(first)
+    first_name = _plain(first.name)
     for other in ordered[1:]:
         theirs = _categories_of_dtype(other)
+        other_name = _plain(other.name)
         if not cats.equals(theirs):
             raise TypeError(
-                f"{plural} {first.name!r} and {other.name!r} are ordered Categoricals with "
+                f"{plural} {first_name!r} and {other_name!r} are ordered Categoricals with "
                 f"different categories or orders, {_fmt(list(cats))} and {_fmt(list(theirs))}; "
                 "an ordered Categorical fixes the order, so they must agree. Give both the same "
-                f"dtype, e.g. df[{other.name!r}].astype(df[{first.name!r}].dtype)."
+                f"dtype, e.g. df[{other_name!r}].astype(df[{first_name!r}].dtype)."
             )
     known = set(cats)
     for other in series:
@@ -163,10 +181,11 @@ def _ordered_categories(
         unknown = [v for v in used.tolist() if v not in known]
         if unknown:
             raise ValueError(
-                f"{what} {other.name!r} holds the label {unknown[0]!r}, which is not among the "
+                f"{what} {_plain(other.name)!r} holds the label {_plain(unknown[0])!r}, which is "
+                f"not among the "
                 f"categories {_fmt(list(cats))} of the ordered Categorical {what} "
-                f"{first.name!r}, whose order the other {plural} follow. Add it to the "
-                f"Categorical's categories (df[{first.name!r}].cat.add_categories(...)) or fix "
+                f"{first_name!r}, whose order the other {plural} follow. Add it to the "
+                f"Categorical's categories (df[{first_name!r}].cat.add_categories(...)) or fix "
                 "the label."
             )
     return DtypeCategories(cats, ordered=True)
@@ -177,7 +196,7 @@ def _by_value(labels: pd.Index, numbers: FloatArray) -> pd.Index:
     unique, counts = np.unique(numbers, return_counts=True)
     if (counts > 1).any():
         value = float(unique[counts > 1][0])
-        same = [labels[int(i)] for i in np.flatnonzero(numbers == value)]
+        same = [_plain(labels[int(i)]) for i in np.flatnonzero(numbers == value)]
         shown = " and ".join(repr(v) for v in same[:3])
         raise ValueError(
             f"labels {shown} are one number, {value!r}, written {len(same)} ways; labels that "
@@ -197,7 +216,7 @@ def _within_ordered(declared: Sequence[Hashable], fixed: pd.Index) -> pd.Index:
     cats = _declared(declared)
     position = fixed.get_indexer(cats)
     if (position < 0).any():
-        extra = cats[position < 0][0]
+        extra = _plain(cats[position < 0][0])
         raise ValueError(
             f"`categories` lists {extra!r}, which is not among the categories "
             f"{_fmt(list(fixed))} of the ordered Categorical labels; an ordered Categorical "
@@ -280,7 +299,7 @@ def _check_hashable(values: np.ndarray[Any, Any], where: str) -> None:
             hash(v)
         except TypeError:
             raise TypeError(
-                f"labels must be hashable scalars; {where} holds {v!r} "
+                f"labels must be hashable scalars; {where} holds {_plain(v)!r} "
                 f"of type {type(v).__name__}. Use one label per cell (a tuple or list in a "
                 "cell holds a primary and a secondary label)."
             ) from None

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .._warnings import LayoutWarning, warn
+from ._labels import _fmt, _plain
 
 if TYPE_CHECKING:
     from ._encode import Encoded
@@ -47,6 +48,7 @@ def _continuous(dtype: Any, labels: np.ndarray[Any, Any] | None) -> bool:
 
 
 def _id_advice(col: Hashable) -> str:
+    col = _plain(col)
     return (
         f"If it names the items, make it the index (df.set_index({col!r}), read_csv(..., "
         f"index_col={col!r}) or --index-col)"
@@ -63,8 +65,8 @@ def id_column_hint(frame: pd.DataFrame) -> str:
         n = int(series.notna().sum())
         if n >= MIN_ROWS and series.nunique() >= ID_SHARE * n:
             return (
-                f" Rater column {col!r} holds a different label in nearly every row, as an id "
-                f"column does. {_id_advice(col)}."
+                f" Rater column {_plain(col)!r} holds a different label in nearly every row, "
+                f"as an id column does. {_id_advice(col)}."
             )
     return ""
 
@@ -90,7 +92,7 @@ def mixed_kinds_hint(frame: pd.DataFrame) -> str:
     if len(kinds) < 2:
         return ""
     parts = "; ".join(
-        f"{', '.join(repr(c) for c in cols[:4])}{', ...' if len(cols) > 4 else ''} "
+        f"{', '.join(repr(_plain(c)) for c in cols[:4])}{', ...' if len(cols) > 4 else ''} "
         f"{'holds' if len(cols) == 1 else 'hold'} {kind}"
         for kind, cols in kinds.items()
     )
@@ -147,7 +149,7 @@ def check_rater_columns(enc: Encoded, dtypes: Sequence[Any]) -> list[int]:
         used = None if values is None else values[pairs[pairs // k == j] % k]
         if _continuous(dtypes[j], used):
             continue
-        col = enc.raters[j]
+        col = _plain(enc.raters[j])
         announced.append(j)
         if is_id:
             warn(
@@ -180,11 +182,10 @@ def _check_contingency_like(enc: Encoded) -> None:
         return
     if not same or (values < 0).any() or (values != np.round(values)).any():
         return
-    shown = list(raters[:5]) + (["..."] if len(raters) > 5 else [])
     warn(
         f"the frame looks like two raters' contingency table: its index and columns hold the "
-        f"same labels {shown} and its cells are counts. If it is one (rows the first rater's "
-        "categories, columns the second's), pass layout='contingency' (--layout contingency); "
-        "as a wide frame its columns are raters and its cells their labels.",
+        f"same labels {_fmt(list(raters))} and its cells are counts. If it is one (rows the "
+        "first rater's categories, columns the second's), pass layout='contingency' (--layout "
+        "contingency); as a wide frame its columns are raters and its cells their labels.",
         LayoutWarning,
     )

@@ -27,7 +27,7 @@ import pandas as pd
 
 from .._typing import IntArray
 from ._factorize import duplicated_keys
-from ._labels import _fmt
+from ._labels import _fmt, _plain
 
 __all__ = [
     "check_rank_layout",
@@ -128,8 +128,9 @@ def rank_codes(ranks: pd.Series, column: Hashable) -> IntArray:
     if bad.any():
         shown = pd.unique(pd.Series(values[bad], dtype=object)).tolist()
         raise ValueError(
-            f"`rank` column {column!r} must hold 1 (primary label) or 2 (secondary label) for "
-            f"every label; {int(bad.sum())} rows hold {_fmt(shown)}. Give each label its rank."
+            f"`rank` column {_plain(column)!r} must hold 1 (primary label) or 2 (secondary "
+            f"label) for every label; {int(bad.sum())} rows hold {_fmt(shown)}. Give each label "
+            "its rank."
         )
     return numbers.astype(np.int64)
 

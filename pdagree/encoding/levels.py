@@ -19,6 +19,7 @@ import pandas as pd
 
 from .._kernels import alpha as KA
 from .._typing import FloatArray, IntArray
+from ._labels import _plain
 from .weights import category_matrix, check_numeric_order, undeclared_order_message
 
 __all__ = ["LEVELS", "Level", "magnitude", "metric_for"]
@@ -179,7 +180,7 @@ def _check_callable(
         bad = int(np.flatnonzero(same != 0)[0])
         raise ValueError(
             "a `level` callable must give 0 for equal values (delta2(c, c) == 0); got "
-            f"{float(same[bad])!r} for category {categories[bad]!r}."
+            f"{float(same[bad])!r} for category {_plain(categories[bad])!r}."
         )
     forward = _evaluate(level, x[:-1].copy(), x[1:].copy())
     backward = _evaluate(level, x[1:].copy(), x[:-1].copy())
@@ -188,7 +189,7 @@ def _check_callable(
         raise ValueError(
             "a `level` callable must be symmetric (delta2(c, k) == delta2(k, c)); got "
             f"{float(forward[bad])!r} and {float(backward[bad])!r} for categories "
-            f"{categories[bad]!r} and {categories[bad + 1]!r}."
+            f"{_plain(categories[bad])!r} and {_plain(categories[bad + 1])!r}."
         )
 
 

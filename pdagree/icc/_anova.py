@@ -11,9 +11,16 @@ Fleiss 1979, Table 1; McGraw & Wong 1996, Table 3) are
     SS_within = SS_total - SS_rows              (n (k - 1))
 
 and each mean square is its sum over its degrees of freedom. Every sum comes from one
-``np.bincount`` pass over the ratings (per item, per (group, rater), per group), after the
-ratings are centred on their group's mean so that large values keep their precision: no
-items x raters matrix is formed.
+``np.bincount`` pass over the ratings (per item, per (group, rater) pair, per group), on the
+deviations :attr:`Scores.centred` gives (each group centred in two passes and scaled by
+powers of two): no items x raters matrix is formed, and a common offset or scale changes
+nothing.
+
+A sum of squares of ``N`` terms carries a rounding error of a few ulps times ``N`` relative to
+the total sum of squares; the error and within sums are differences of such sums. A sum below
+``ZERO_ULPS * N * eps * SS_total`` is therefore indistinguishable from 0 and is taken as 0:
+items whose ratings do not differ give ``MS_rows = 0`` (and the forms that divide by it are
+undefined), not ``1e-31``.
 """
 
 from __future__ import annotations
@@ -25,12 +32,17 @@ import numpy as np
 from .._typing import BoolArray, FloatArray, as_float
 from ._scores import Scores
 
-__all__ = ["MeanSquares", "mean_squares"]
+__all__ = ["ZERO_ULPS", "MeanSquares", "mean_squares"]
+
+#: Ulps per term below which a sum of squares, relative to the total, is zero (see above).
+ZERO_ULPS = 4.0
 
 
 @dataclass(frozen=True, eq=False)
 class MeanSquares:
-    """Per group: targets ``n``, judges ``k`` and the four mean squares."""
+    """Per group: targets ``n``, judges ``k`` and the four mean squares, in the group's
+    unit: the mean squares of the ratings themselves are ``ms * 4**exponent``
+    (:meth:`in_units`)."""
 
     n: FloatArray
     k: FloatArray
@@ -38,6 +50,12 @@ class MeanSquares:
     ms_columns: FloatArray
     ms_error: FloatArray
     ms_within: FloatArray
+    exponent: FloatArray
+
+    def in_units(self, ms: FloatArray) -> FloatArray:
+        """A mean square in the ratings' own units (``inf`` or 0 beyond float range)."""
+        with np.errstate(over="ignore", under="ignore"):
+            return np.ldexp(ms, 2 * self.exponent.astype(np.int64))
 
 
 def mean_squares(scores: Scores, keep: BoolArray) -> MeanSquares:
@@ -45,25 +63,31 @@ def mean_squares(scores: Scores, keep: BoolArray) -> MeanSquares:
     ``keep`` marks (each rated once by each of its group's judges)."""
     s = scores.kept(keep)
     item = s.item
-    n_items, n_raters, n_groups, group = s.n_items, s.n_raters, s.n_groups, s.group
+    n_items, n_groups, group = s.n_items, s.n_groups, s.group
     n = as_float(np.bincount(group, weights=keep.astype(np.float64), minlength=n_groups))
-    d = s.centred  # on each group's mean: groups of very different levels stay exact
-    key = s.group_rater
+    d = s.centred  # per group, centred and of unit size: offsets and scales drop out
+    pair, pair_group, _ = s.pairs
     total = as_float(np.bincount(s.rating_group, weights=d * d, minlength=n_groups))
     k = as_float(s.raters_per_group)
     item_sum = np.bincount(item, weights=d, minlength=n_items)
-    col_sum = np.bincount(key, weights=d, minlength=n_groups * n_raters)
+    col_sum = np.bincount(pair, weights=d, minlength=s.n_pairs)
+    zero = ZERO_ULPS * np.finfo(np.float64).eps * s.group_count * total
+
+    def exact(ss: FloatArray) -> FloatArray:
+        return np.where(ss <= zero, 0.0, ss)  # nan (no degrees of freedom) stays nan
+
     with np.errstate(invalid="ignore", divide="ignore"):
-        ss_rows = np.bincount(group, weights=item_sum * item_sum, minlength=n_groups) / k
-        col = (col_sum * col_sum).reshape(n_groups, n_raters).sum(axis=1)
-        ss_cols = col / n
-        ss_error = total - ss_rows - ss_cols
-        ss_within = total - ss_rows
+        ss_rows = exact(np.bincount(group, weights=item_sum * item_sum, minlength=n_groups) / k)
+        col = np.bincount(pair_group, weights=col_sum * col_sum, minlength=n_groups)
+        ss_cols = exact(col / n)
+        ss_error = exact(total - ss_rows - ss_cols)
+        ss_within = exact(total - ss_rows)
         return MeanSquares(
             n=n,
             k=k,
             ms_rows=ss_rows / (n - 1.0),
             ms_columns=ss_cols / (k - 1.0),
-            ms_error=np.maximum(ss_error, 0.0) / ((n - 1.0) * (k - 1.0)),
-            ms_within=np.maximum(ss_within, 0.0) / (n * (k - 1.0)),
+            ms_error=ss_error / ((n - 1.0) * (k - 1.0)),
+            ms_within=ss_within / (n * (k - 1.0)),
+            exponent=s.exponent.astype(np.float64),
         )

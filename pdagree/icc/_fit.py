@@ -15,7 +15,7 @@ from ..definitions import RatingData
 from ..encoding._labels import _fmt
 from ._anova import MeanSquares, mean_squares
 from ._forms import FORMS, SHROUT_FLEISS, form_name, interval, test, value
-from ._incomplete import incomplete_groups
+from ._incomplete import identified, incomplete_groups
 from ._kendall import kendall_sums
 from ._result import ICC, KendallW
 from ._scores import Scores
@@ -107,6 +107,7 @@ def _rows(
         if cache is not None and not mcgraw_wong:
             cache[family] = t
     low, high = interval(ms, name, level, cache)
+    low, high = (np.where(np.isnan(values), np.nan, v) for v in (low, high))  # no value
     out = {
         "value": values,
         "F": t["F"] * ones,
@@ -136,15 +137,55 @@ def _incomplete_table(layout: Layout, level: float) -> dict[str, dict[str, Float
     return layout.cache[key]
 
 
-def _warn_undefined(values: FloatArray, method: str, groups: pd.Index | None) -> None:
+def _warn_undefined(
+    values: FloatArray, method: str, groups: pd.Index | None, told: BoolArray | None = None
+) -> None:
     bad = ~np.isfinite(values)
+    if told is not None:
+        bad &= ~told  # already explained by :func:`_warn_unidentified`
     if bad.any():
         where = "" if groups is None else f" in groups {_fmt(list(groups[bad]))}"
         warn(
             f"`{method}()` is undefined{where}: fewer than two items or raters, or ratings "
-            "that do not vary.",
+            "that do not vary (items rated alike by everyone, or every rating the same).",
             UndefinedStatisticWarning,
         )
+
+
+def _warn_unidentified(layout: Layout, method: str, forms: tuple[str, ...]) -> BoolArray:
+    """Warn, naming the design, about the incomplete groups where a form of ``forms`` is
+    not identified (:func:`identified`); per form and group, whether it was so explained."""
+    told = np.zeros((len(forms), len(layout.incomplete)), dtype=bool)
+    if not layout.incomplete.any():
+        return told
+    item_twice, rater_twice = identified(layout.scores)
+    no_item = layout.incomplete & ~item_twice  # no form: one rating per item
+    two_way = np.array([f[0] in "AC" for f in forms])
+    no_rater = layout.incomplete & item_twice & ~rater_twice & two_way.any()  # two-way forms
+    told |= no_item[None, :]
+    told |= two_way[:, None] & no_rater[None, :]
+    groups = layout.data.enc.groups
+    for mask, message in (
+        (
+            no_item,
+            "no item is rated by two raters, so no form is identified: the items' variance "
+            "cannot be told from the residual",
+        ),
+        (
+            no_rater,
+            "no rater rates two items, so the two-way forms (A,1, C,1, A,k, C,k) are not "
+            "identified: the raters' variance cannot be told from the residual (the "
+            "one-way forms 1,1 and 1,k are)",
+        ),
+    ):
+        if mask.any():
+            where = "" if groups is None else f" in groups {_fmt(list(groups[mask]))}"
+            warn(
+                f"`{method}()` is undefined{where}: {message}; nan. Have some items rated by "
+                "two raters who also rate other items.",
+                UndefinedStatisticWarning,
+            )
+    return told
 
 
 def icc(
@@ -184,6 +225,13 @@ def icc(
         ``confidence_interval()`` and ``p_value()`` from the F distribution. With ``by=``,
         one row per group.
 
+    Notes
+    -----
+    The values do not change with an offset or a scale of the ratings; items that do not
+    vary, and incomplete designs that do not identify the two-way model, give nan with an
+    :class:`~pdagree.UndefinedStatisticWarning`; infinite ratings are refused. The module
+    :mod:`pdagree.icc` lists these edges.
+
     Examples
     --------
     >>> import pandas as pd
@@ -202,7 +250,8 @@ def icc(
     level = 0.95 if confidence_level is None else confidence_level
     rows = _rows(layout, name, level)
     groups = layout.data.enc.groups
-    _warn_undefined(rows["value"], "icc", groups)
+    told = _warn_unidentified(layout, "icc", (name,))[0]
+    _warn_undefined(rows["value"], "icc", groups, told)
     n_items, n_raters = layout.sizes()
     if groups is not None:
         frame = pd.DataFrame(
@@ -211,10 +260,10 @@ def icc(
                 **{c: rows[c] for c in ("value", "F", "df1", "df2", "p_value")},
                 "n_items": n_items,
                 "n_raters": n_raters,
-                "ms_rows": ms.ms_rows,
-                "ms_columns": ms.ms_columns,
-                "ms_error": ms.ms_error,
-                "ms_within": ms.ms_within,
+                "ms_rows": ms.in_units(ms.ms_rows),
+                "ms_columns": ms.in_units(ms.ms_columns),
+                "ms_error": ms.in_units(ms.ms_error),
+                "ms_within": ms.in_units(ms.ms_within),
                 "missing": layout.per_group(),
             },
             index=groups,
@@ -240,13 +289,14 @@ def icc(
         df1=float(rows["df1"][0]),
         df2=float(rows["df2"][0]),
         p_value_F=float(rows["p_value"][0]),
-        ms_rows=nan if incomplete else float(ms.ms_rows[0]),
-        ms_columns=nan if incomplete else float(ms.ms_columns[0]),
-        ms_error=nan if incomplete else float(ms.ms_error[0]),
-        ms_within=nan if incomplete else float(ms.ms_within[0]),
+        ms_rows=nan if incomplete else float(ms.in_units(ms.ms_rows)[0]),
+        ms_columns=nan if incomplete else float(ms.in_units(ms.ms_columns)[0]),
+        ms_error=nan if incomplete else float(ms.in_units(ms.ms_error)[0]),
+        ms_within=nan if incomplete else float(ms.in_units(ms.ms_within)[0]),
         missing=layout.how,
         n_dropped=layout.dropped,
         _incomplete=layout.scores.alone(0) if incomplete else None,
+        _mean_squares=ms,
     )
 
 
@@ -316,23 +366,25 @@ def icc_table(
     n_items, n_raters = layout.sizes()
     mean_sq = pd.DataFrame(
         {
-            "ms_rows": np.where(layout.incomplete, np.nan, ms.ms_rows),
-            "ms_columns": np.where(layout.incomplete, np.nan, ms.ms_columns),
-            "ms_error": np.where(layout.incomplete, np.nan, ms.ms_error),
-            "ms_within": np.where(layout.incomplete, np.nan, ms.ms_within),
+            "ms_rows": np.where(layout.incomplete, np.nan, ms.in_units(ms.ms_rows)),
+            "ms_columns": np.where(layout.incomplete, np.nan, ms.in_units(ms.ms_columns)),
+            "ms_error": np.where(layout.incomplete, np.nan, ms.in_units(ms.ms_error)),
+            "ms_within": np.where(layout.incomplete, np.nan, ms.in_units(ms.ms_within)),
             "n_items": n_items,
             "n_raters": n_raters,
             "missing": layout.per_group(),
         },
         index=groups,
     )
+    told = _warn_unidentified(layout, "icc_table", FORMS)
+    per_form = frame["value"].to_numpy().reshape(len(FORMS), -1)
+    unexplained = np.where(told, 0.0, per_form)  # per form and group
     if groups is None:
         frame = frame.set_index("form")
-        _warn_undefined(frame["value"].to_numpy(), "icc_table", None)
+        _warn_undefined(unexplained[:, 0], "icc_table", None)
     else:
-        per_group = frame["value"].to_numpy().reshape(len(FORMS), len(groups))
         _warn_undefined(
-            np.where(np.isnan(per_group).any(axis=0), np.nan, 0.0), "icc_table", groups
+            np.where(np.isnan(unexplained).any(axis=0), np.nan, 0.0), "icc_table", groups
         )
         g = np.tile(np.arange(len(groups)), len(FORMS))
         keys = groups.take(g)
@@ -371,7 +423,7 @@ def kendall_w(data: RatingData, *, correct_ties: bool = True) -> Any:
     if not isinstance(correct_ties, bool):
         raise TypeError(f"`correct_ties` must be True or False; got {correct_ties!r}.")
     data = data.rows
-    scores = Scores.of(data, "kendall_w")
+    scores = Scores.of(data, "kendall_w", finite=False)  # ranks order infinities
     keep, _, dropped = _complete(scores, "omit")
     if dropped:
         warn(f"`kendall_w()` dropped {dropped} items some rater did not rate.", PdagreeWarning)

@@ -65,18 +65,21 @@ def form_name(form: object) -> str:
 
 
 def value(ms: MeanSquares, form: str) -> FloatArray:
-    """The ICC ``form`` per group (nan where a denominator is 0)."""
+    """The ICC ``form`` per group (nan where its denominator is 0: items whose ratings do not
+    differ, or no variation at all)."""
     n, k = ms.n, ms.k
     msr, msc, mse, msw = ms.ms_rows, ms.ms_columns, ms.ms_error, ms.ms_within
+    numerator = msr - (msw if form[0] == "1" else mse)
     with np.errstate(invalid="ignore", divide="ignore"):
-        out = {
-            "1,1": (msr - msw) / (msr + (k - 1.0) * msw),
-            "A,1": (msr - mse) / (msr + (k - 1.0) * mse + k * (msc - mse) / n),
-            "C,1": (msr - mse) / (msr + (k - 1.0) * mse),
-            "1,k": (msr - msw) / msr,
-            "A,k": (msr - mse) / (msr + (msc - mse) / n),
-            "C,k": (msr - mse) / msr,
+        denominator = {
+            "1,1": msr + (k - 1.0) * msw,
+            "A,1": msr + (k - 1.0) * mse + k * (msc - mse) / n,
+            "C,1": msr + (k - 1.0) * mse,
+            "1,k": msr,
+            "A,k": msr + (msc - mse) / n,
+            "C,k": msr,
         }[form]
+        out = np.where(denominator > 0, numerator / denominator, np.nan)
     return np.asarray(out, dtype=np.float64)
 
 
@@ -144,20 +147,31 @@ def interval(
             f_low = f / q12
             f_high = f * q21
             if form.endswith(",1"):
-                return (f_low - 1.0) / (f_low + k - 1.0), (f_high - 1.0) / (f_high + k - 1.0)
+                # F = inf (no error variance, items that differ): both bounds are 1, the
+                # limit of (F - 1) / (F + k - 1).
+                low = np.where(f_low == np.inf, 1.0, (f_low - 1.0) / (f_low + k - 1.0))
+                high = np.where(f_high == np.inf, 1.0, (f_high - 1.0) / (f_high + k - 1.0))
+                return low, high
             return 1.0 - 1.0 / f_low, 1.0 - 1.0 / f_high
         icc = value(ms, "A,1")
-        fj = msc / mse
+        # F_j = MSC / MSE: 0 when the raters do not differ (even with MSE = 0: perfect
+        # agreement); with MSE = 0 < MSC Satterthwaite's v is its limit k - 1.
+        fj = np.where(msc == 0, 0.0, msc / mse)
         vn = (k - 1.0) * (n - 1.0) * (k * icc * fj + n * (1.0 + (k - 1.0) * icc) - k * icc) ** 2
         vd = (n - 1.0) * k**2 * icc**2 * fj**2 + (n * (1.0 + (k - 1.0) * icc) - k * icc) ** 2
-        v = vn / vd
+        v = np.where((mse == 0) & (msc > 0), k - 1.0, vn / vd)
         if "A" not in cache:
             cache["A"] = (_ppf(q, n - 1.0, v), _ppf(q, v, n - 1.0))
         f_upper, f_lower = cache["A"]
         low = n * (msr - f_upper * mse) / (f_upper * (k * msc + (k * n - k - n) * mse) + n * msr)
         high = n * (f_lower * msr - mse) / (k * msc + (k * n - k - n) * mse + n * f_lower * msr)
         if form == "A,k":  # Spearman-Brown, as psych
-            low, high = low * k / (1.0 + low * (k - 1.0)), high * k / (1.0 + high * (k - 1.0))
+            # It maps (-1 / (k - 1), 1] onto (-inf, 1]; a bound at or below its pole has no
+            # image and the interval is unbounded below (as 1 - 1/F is for the other ,k forms).
+            low, high = (
+                np.where(1.0 + b * (k - 1.0) <= 0, -np.inf, b * k / (1.0 + b * (k - 1.0)))
+                for b in (low, high)
+            )
         return np.asarray(low, dtype=np.float64), np.asarray(high, dtype=np.float64)
 
 

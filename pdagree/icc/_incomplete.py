@@ -21,31 +21,51 @@ from __future__ import annotations
 import numpy as np
 
 from .._lazy import scipy_stats as stats
-from .._typing import FloatArray, as_float
+from .._typing import BoolArray, FloatArray, as_float
+from ._anova import ZERO_ULPS
 from ._reml import reml_groups
 from ._scores import Scores
 
-__all__ = ["incomplete_forms", "incomplete_groups"]
+__all__ = ["identified", "incomplete_forms", "incomplete_groups"]
 
 Table = dict[str, dict[str, FloatArray]]
+
+
+def identified(scores: Scores) -> tuple[BoolArray, BoolArray]:
+    """Per group: does an item have two ratings, does a rater rate two items? Without the
+    first the targets' variance cannot be told from the residual, without the second the
+    raters': the REML likelihood is flat along that direction, so the two-way forms are
+    not identified."""
+    n_groups = scores.n_groups
+    twice = (scores.per_item >= 2).astype(np.float64)
+    item_twice = np.bincount(scores.group, weights=twice, minlength=n_groups) > 0
+    pair, pair_group, _ = scores.pairs
+    rated = np.bincount(pair, minlength=scores.n_pairs) >= 2
+    rater_twice = np.bincount(pair_group, weights=rated, minlength=n_groups) > 0
+    return item_twice, rater_twice
 
 
 def incomplete_groups(scores: Scores, level: float) -> Table:
     """Per form and column (``value``, ``F``, ``df1``, ``df2``, ``p_value``, ``low``,
     ``high``): one value per group, every group at once."""
-    x, item, item_group, n_groups = scores.x, scores.item, scores.group, scores.n_groups
+    item, item_group, n_groups = scores.item, scores.group, scores.n_groups
+    x = scores.centred  # each group centred and of unit size (offsets and scales drop out)
     g_ann = scores.rating_group
     m = scores.per_item.astype(np.float64)
     rated = m > 0
     n = scores.items_per_group
-    big_n, grand = scores.group_mean
+    big_n = scores.group_count
     s = np.bincount(item, weights=x, minlength=scores.n_items)
     mean_i = np.divide(s, m, out=np.zeros_like(s), where=rated)
+    total = np.bincount(g_ann, weights=x * x, minlength=n_groups)
+    zero = ZERO_ULPS * np.finfo(np.float64).eps * big_n * total
     with np.errstate(invalid="ignore", divide="ignore"):
-        between = m * (mean_i - grand[item_group]) ** 2
-        msb = np.bincount(item_group, weights=between, minlength=n_groups) / (n - 1.0)
-        within = (x - mean_i[item]) ** 2
-        msw = np.bincount(g_ann, weights=within, minlength=n_groups) / (big_n - n)
+        ss_b = np.bincount(item_group, weights=m * mean_i * mean_i, minlength=n_groups)
+        ss_b = np.where(ss_b <= zero, 0.0, ss_b)
+        ss_w = np.bincount(g_ann, weights=(x - mean_i[item]) ** 2, minlength=n_groups)
+        ss_w = np.where(ss_w <= zero, 0.0, ss_w)
+        msb = ss_b / (n - 1.0)
+        msw = ss_w / (big_n - n)
         sum_m2 = np.bincount(item_group, weights=m * m, minlength=n_groups)
         n0 = (big_n - sum_m2 / big_n) / (n - 1.0)
         f = msb / msw
@@ -56,20 +76,23 @@ def incomplete_groups(scores: Scores, level: float) -> Table:
         f_high = f * stats.f.ppf(q, df2, df1)
         out: Table = {
             "1,1": {
-                "value": (msb - msw) / (msb + (n0 - 1.0) * msw),
-                "low": (f_low - 1.0) / (f_low + n0 - 1.0),
-                "high": (f_high - 1.0) / (f_high + n0 - 1.0),
+                "value": np.where(
+                    msb + (n0 - 1.0) * msw > 0, (msb - msw) / (msb + (n0 - 1.0) * msw), np.nan
+                ),
+                "low": np.where(f_low == np.inf, 1.0, (f_low - 1.0) / (f_low + n0 - 1.0)),
+                "high": np.where(f_high == np.inf, 1.0, (f_high - 1.0) / (f_high + n0 - 1.0)),
             },
             "1,k": {
-                "value": (msb - msw) / msb,
+                "value": np.where(msb > 0, (msb - msw) / msb, np.nan),
                 "low": 1.0 - 1.0 / f_low,
                 "high": 1.0 - 1.0 / f_high,
             },
         }
     for form in ("1,1", "1,k"):
         out[form].update(F=f, df1=df1, df2=df2, p_value=p)
-    a, b, e = reml_groups(scores)
-    undefined = (n < 2) | (scores.raters_per_group < 2)
+    item_twice, rater_twice = identified(scores)
+    undefined = (n < 2) | (scores.raters_per_group < 2) | ~item_twice | ~rater_twice
+    a, b, e = reml_groups(scores, fit=~undefined)  # a flat likelihood is not fitted
     a, b, e = (np.where(undefined, np.nan, v) for v in (a, b, e))
     k_bar = big_n / n
     nan = np.full(n_groups, np.nan)

@@ -16,10 +16,12 @@ term is a sum over the classes of items with the same number of ratings: per cla
 their rating sums and squares, the raters' co-rating counts and the raters' sums. They are
 gathered once (one pass of ``np.bincount``, and one sparse product per class for the
 co-rating counts); each evaluation of ``l_R`` costs O(classes x k^2) plus one k x k
-factorisation, for every ``by=`` group at once (batched). The function is separable over the
-groups, so one L-BFGS-B run over all groups' log-variances, with the gradient from batched
-central differences, fits each group as if alone; a few batched Newton steps then polish each
-group's estimate to about 1e-10.
+factorisation, for every ``by=`` group at once (batched; raters numbered within their group,
+so ``k`` is the most raters a group has, not the raters of all groups). The function is
+separable over the groups, so each group's log-variances are fitted by its own damped Newton
+iteration (Levenberg-Marquardt, the gradient and Hessian by batched central differences), all
+groups advancing together and each stopping when its step no longer lowers its objective
+beyond rounding; the estimates agree with a fit of each group alone to about 1e-10.
 On a complete layout the REML estimates are the ANOVA ones (when those are not negative).
 """
 
@@ -28,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._lazy import scipy_sparse as sp
-from .._typing import FloatArray, IntArray, as_float
+from .._typing import BoolArray, FloatArray, IntArray, as_float
 from ._scores import Scores
 
 __all__ = ["reml", "reml_groups"]
@@ -134,105 +136,161 @@ def _gradient(theta: FloatArray, st: dict[str, FloatArray], h: float) -> FloatAr
     return out
 
 
-def _hessian(theta: FloatArray, st: dict[str, FloatArray], h: float) -> FloatArray:
+def _hessian(
+    theta: FloatArray, st: dict[str, FloatArray], h: float, f0: FloatArray | None = None
+) -> FloatArray:
+    """Each group's Hessian by central differences (on the diagonal the two middle terms
+    are the objective at ``theta``, ``f0`` when given)."""
     out = np.empty((len(theta), 3, 3))
     eye = np.eye(3) * h
+    f0 = _objective(theta, st) if f0 is None else f0
     for i in range(3):
         for j in range(i, 3):
             d, g = eye[i], eye[j]
+            middle = (
+                2.0 * f0
+                if i == j
+                else _objective(theta + d - g, st) + _objective(theta - d + g, st)
+            )
             out[:, i, j] = out[:, j, i] = (
-                _objective(theta + d + g, st)
-                - _objective(theta + d - g, st)
-                - _objective(theta - d + g, st)
-                + _objective(theta - d - g, st)
+                _objective(theta + d + g, st) - middle + _objective(theta - d - g, st)
             ) / (4 * h * h)
     return out
 
 
-def _fit(st: dict[str, FloatArray]) -> FloatArray:
-    from scipy.optimize import minimize
+def _newton_step(
+    grad: FloatArray, hess: FloatArray, damping: FloatArray
+) -> tuple[FloatArray, BoolArray]:
+    """Per group the Levenberg-Marquardt step ``(H + damping diag|H|)^-1 g`` and whether the
+    damped matrix is positive definite beyond rounding (no step otherwise)."""
+    diag = np.maximum(np.abs(np.diagonal(hess, axis1=1, axis2=2)), 1e-12)
+    damped = hess + damping[:, None, None] * (diag[:, :, None] * np.eye(3))
+    ok = np.all(np.isfinite(damped), axis=(1, 2)) & np.all(np.isfinite(grad), axis=1)
+    damped = np.where(ok[:, None, None], (damped + damped.transpose(0, 2, 1)) / 2, np.eye(3))
+    w, v = np.linalg.eigh(damped)  # solved through the eigenvectors: never singular
+    ok &= w[:, 0] > 1e-12 * np.abs(w).max(axis=1)
+    inverse = np.where(ok[:, None], 1.0 / np.where(ok[:, None], w, 1.0), 0.0)
+    coef = np.einsum("gji,gj->gi", v, np.where(ok[:, None], grad, 0.0)) * inverse
+    return np.einsum("gij,gj->gi", v, coef), ok
 
+
+def _fit(st: dict[str, FloatArray], max_iter: int = 200) -> FloatArray:
+    """Each group's REML log-variances: projected, damped Newton steps, every group at once.
+
+    A variance whose log falls below -10 (1e-4.3 of the group's variance) is tried at the
+    lower bound and kept there when that does not raise the objective beyond rounding: a
+    component whose estimate is 0 is then held at the bound (while the likelihood does not
+    rise away from it) and the others are solved for, instead of creeping towards it one
+    unit of log at a time. A group leaves the iteration once it has converged: its undamped
+    Newton step below 1e-7 over the coordinates not held, or three lightly damped steps in a
+    row that lower its objective by no more than rounding (a likelihood flat to the last
+    digits)."""
     n_groups = len(st["q"])
-    start = np.tile(np.log([0.3, 0.1, 0.6]), (n_groups, 1))
-
-    def total(flat: FloatArray) -> tuple[float, FloatArray]:
-        theta = flat.reshape(n_groups, 3)
-        value = _objective(theta, st)
-        if not np.all(np.isfinite(value)):
-            return float("inf"), np.zeros_like(flat)
-        return float(value.sum()), _gradient(theta, st, 1e-6).ravel()
-
-    fit = minimize(
-        total,
-        start.ravel(),
-        jac=True,
-        method="L-BFGS-B",
-        bounds=[(LOW, HIGH)] * (3 * n_groups),
-        options={"ftol": 1e-15, "gtol": 1e-9, "maxiter": 2000},
-    )
-    theta = fit.x.reshape(n_groups, 3)
-    # Newton polish, per group: the gradient by central differences at h = 1e-5 (truncation
-    # and rounding errors balanced), the Hessian at 1e-4; a step is kept where it does not
-    # raise that group's objective beyond its rounding, or where it is already tiny.
-    for _ in range(10):
-        f0 = _objective(theta, st)
-        grad = _gradient(theta, st, 1e-5)
-        hess = _hessian(theta, st, 1e-4)
-        ok = np.all(np.isfinite(hess), axis=(1, 2)) & (np.abs(np.linalg.det(hess)) > 1e-300)
-        step = np.zeros_like(theta)
-        if ok.any():
-            step[ok] = np.linalg.solve(hess[ok], grad[ok][:, :, None])[:, :, 0]
-        step = np.where(np.isfinite(step), step, 0.0)
-        trial = np.clip(theta - step, LOW, HIGH)
-        tiny = np.abs(step).max(axis=1) < 1e-6
-        better = (_objective(trial, st) <= f0 + 1e-12 * np.abs(f0)) | tiny
-        theta = np.where(better[:, None], trial, theta)
-        if np.abs(np.where(better[:, None], step, 0.0)).max() < 1e-13:
+    theta = np.tile(np.log([0.3, 0.1, 0.6]), (n_groups, 1))
+    damping = np.full(n_groups, 1e-3)
+    value = _objective(theta, st)
+    active = np.flatnonzero(np.isfinite(value))
+    calm = np.zeros(n_groups, dtype=np.int64)
+    for _ in range(max_iter):
+        if not len(active):
             break
+        sub = _take(st, active)
+        t, f0, lam = theta[active], value[active], damping[active]
+        slack = 1e-13 * np.maximum(np.abs(f0), 1.0)  # rounding of the objective
+        for i in range(3):  # a vanishing component tried at the bound
+            low = (t[:, i] < -10.0) & (t[:, i] > LOW)
+            if low.any():
+                trial = t.copy()
+                trial[low, i] = LOW
+                f1 = _objective(trial, sub)
+                take = low & (f1 <= f0 + slack)
+                t = np.where(take[:, None], trial, t)
+                f0 = np.where(take, f1, f0)
+        grad = _gradient(t, sub, 1e-5)
+        hess = _hessian(t, sub, 1e-4, f0)
+        held = ((t <= LOW) & (grad > -1e-8)) | ((t >= HIGH) & (grad < 1e-8))
+        grad = np.where(held, 0.0, grad)
+        pair = held[:, :, None] | held[:, None, :]
+        hess = np.where(pair, 0.0, hess) + held[:, :, None] * np.eye(3)
+        newton, definite = _newton_step(grad, hess, np.zeros(len(active)))
+        converged = definite & (np.abs(newton).max(axis=1) < 1e-7)
+        step, ok = _newton_step(grad, hess, lam)
+        trial = np.clip(t - step, LOW, HIGH)
+        f1 = _objective(trial, sub)
+        better = ok & (f1 <= f0 + slack)
+        theta[active] = np.where(better[:, None], trial, t)
+        value[active] = np.where(better, f1, f0)
+        damping[active] = np.where(better, lam / 4.0, lam * 8.0)
+        quiet = better & (f0 - f1 < slack) & (lam <= 1e-2)
+        calm[active] = np.where(quiet, calm[active] + 1, 0)
+        done = converged | (calm[active] >= 3) | (damping[active] > 1e12)
+        active = active[~done]
     return theta
 
 
-def reml_groups(scores: Scores) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """REML estimates ``(s_a, s_b, s_e)`` per group (each group's ratings standardised first,
-    and the estimates scaled back; nan for a group whose ratings do not vary), every group
-    at once, in chunks of groups when the co-rating counts would exceed :data:`MAX_CELLS`."""
-    n_groups, n_raters, item_group = scores.n_groups, scores.n_raters, scores.group
-    item, rater, g_ann = scores.item, scores.rater, scores.rating_group
-    count, _ = scores.group_mean
+def _take(st: dict[str, FloatArray], groups: IntArray) -> dict[str, FloatArray]:
+    """The statistics of some groups."""
+    return {k: (v if k == "sizes" else v[groups]) for k, v in st.items()}
+
+
+def reml_groups(
+    scores: Scores, fit: BoolArray | None = None
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """REML estimates ``(s_a, s_b, s_e)`` per group in its unit (:attr:`Scores.exponent`:
+    the components of the ratings themselves are these times ``4**exponent``), nan for a
+    group whose ratings do not vary or that ``fit`` leaves out; every group at once, in
+    chunks of groups when the co-rating counts would exceed :data:`MAX_CELLS`."""
+    n_groups, item_group = scores.n_groups, scores.group
+    item, g_ann = scores.item, scores.rating_group
+    pair, _, local = scores.pairs
+    rater = local[pair]  # numbered within the group
+    count = scores.group_count
     d = scores.centred
     with np.errstate(invalid="ignore", divide="ignore"):
         var = np.bincount(g_ann, weights=d * d, minlength=n_groups) / count
     varies = np.isfinite(var) & (var > 0)
+    if fit is not None:
+        varies &= fit
     scale = np.where(varies, var, 1.0)
     z = d / np.sqrt(scale[g_ann])
-    chunk = max(1, MAX_CELLS // max(n_raters, 1) ** 3)
     out = np.full((n_groups, 3), np.nan)
-    for first in range(0, n_groups, chunk):  # one chunk unless the problem is very large
-        groups = np.arange(first, min(first + chunk, n_groups))
-        inside = np.isin(item_group, groups)
-        rows = inside[item]
-        local = np.full(n_groups, -1)
-        local[groups] = np.arange(len(groups))
-        items = np.flatnonzero(inside)
+    todo = np.flatnonzero(varies)
+    if not len(todo):
+        return out[:, 0], out[:, 1], out[:, 2]
+    # Chunks of groups of similar size: the padding to the most raters stays small.
+    k = scores.raters_per_group
+    todo = todo[np.argsort(k[todo], kind="stable")]
+    cells = np.cumsum(np.maximum(k[todo], 1).astype(np.float64) ** 3)
+    chunk = (cells // MAX_CELLS).astype(np.int64)  # one chunk unless the problem is huge
+    starts = np.flatnonzero(np.diff(chunk, prepend=-1))
+    for first, last in zip(starts, [*starts[1:], len(todo)], strict=True):
+        groups = todo[first:last]
+        inside = np.zeros(n_groups, dtype=bool)
+        inside[groups] = True
+        inside_item = inside[item_group]
+        rows = inside_item[item]
+        local_group = np.full(n_groups, -1)
+        local_group[groups] = np.arange(len(groups))
+        items = np.flatnonzero(inside_item)
         renumber = np.full(len(item_group), -1)
         renumber[items] = np.arange(len(items))
+        r = max(int(k[groups].max()), 1)
         st = _statistics(
             z[rows],
             renumber[item[rows]],
             rater[rows],
-            local[item_group[items]],
+            local_group[item_group[items]],
             len(groups),
-            n_raters,
+            r,
         )
         out[groups] = np.exp(_fit(st)) * scale[groups, None]
-    out[~varies] = np.nan  # ratings that do not vary: nothing to split
     return out[:, 0], out[:, 1], out[:, 2]
 
 
 def reml(
     x: FloatArray, item: IntArray, rater: IntArray, n_items: int, k: int
 ) -> tuple[float, float, float]:
-    """One group's REML estimates ``(s_a, s_b, s_e)``."""
+    """One group's REML estimates ``(s_a, s_b, s_e)``, in the ratings' units."""
     one = Scores(x, item, rater, np.zeros(n_items, dtype=np.int64), k, 1)
-    a, b, e = reml_groups(one)
+    a, b, e = (np.ldexp(v, 2 * one.exponent) for v in reml_groups(one))
     return float(a[0]), float(b[0]), float(e[0])

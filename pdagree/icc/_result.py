@@ -44,16 +44,9 @@ class ICC(Coefficient):
     p_value_F: float
 
     def _ms(self) -> MeanSquares:
-        d = self.__dict__
-        one = np.ones(1)
-        return MeanSquares(
-            n=one * d["n_items"],
-            k=one * d["n_raters"],
-            ms_rows=one * d["ms_rows"],
-            ms_columns=one * d["ms_columns"],
-            ms_error=one * d["ms_error"],
-            ms_within=one * d["ms_within"],
-        )
+        """The layout's mean squares in its unit (see :class:`MeanSquares`)."""
+        ms: MeanSquares = self.__dict__["_mean_squares"]
+        return ms
 
     def confidence_interval(
         self, confidence_level: float = 0.95, method: str = "auto", *_: Any, **__: Any
@@ -79,6 +72,8 @@ class ICC(Coefficient):
                 )
             return ConfidenceInterval(float(low), float(high))
         low_a, high_a = interval(self._ms(), self.form, confidence_level)
+        if math.isnan(self):
+            return ConfidenceInterval(math.nan, math.nan)
         return ConfidenceInterval(float(low_a[0]), float(high_a[0]))
 
     def p_value(self, method: str = "auto", *, rho0: float = 0.0, **_: Any) -> float:

@@ -1,5 +1,18 @@
 """Numeric ratings as the ICC and Kendall's W read them: per rating its value, item and
-rater; per item its group; and the counts every part of the package asks of them."""
+rater; per item its group; and the counts every part of the package asks of them.
+
+Raters are counted per (group, rater) pair that occurs (:attr:`Scores.pairs`), never over
+``groups x raters``: ``by=`` groups with raters of their own cost memory in proportion to the
+ratings.
+
+Values are centred and scaled per group before any sum of squares (:attr:`Scores.centred`):
+each group's ratings are divided by a power of two (exact), centred on their mean in two
+passes (the second removes the rounding of the first, so that a common offset such as 1e15
+or an epoch in milliseconds leaves the deviations exact), and the deviations divided by the
+power of two just above their largest magnitude (exact again). Every ICC is a ratio of mean
+squares, so it is computed on these unit-size deviations: the same to the last bits for any
+offset and any power-of-two scale, and without overflow or underflow at 1e200 or 1e-200.
+"""
 
 from __future__ import annotations
 
@@ -27,8 +40,9 @@ class Scores:
     n_groups: int
 
     @classmethod
-    def of(cls, data: RatingData, method: str) -> Scores:
-        """The ratings of ``data`` as numbers; a clear error for text labels."""
+    def of(cls, data: RatingData, method: str, finite: bool = True) -> Scores:
+        """The ratings of ``data`` as numbers; a clear error for text labels, and (with
+        ``finite``) for infinite ratings."""
         rater = data.rater_codes(method)
         enc = data.enc
         if enc.values is None:
@@ -41,7 +55,18 @@ class Scores:
             raise ValueError(
                 f"`{method}()` reads one number per item and rater, not secondary labels."
             )
-        x = np.asarray(enc.values, dtype=np.float64)[enc.code]
+        values = np.asarray(enc.values, dtype=np.float64)
+        x = values[enc.code]
+        if finite and not np.isfinite(values).all():
+            bad = ~np.isfinite(x)
+            if bad.any():
+                shown = sorted({float(v) for v in np.unique(x[bad])})
+                raise ValueError(
+                    f"`{method}()` needs finite ratings; got {_fmt(shown)} in "
+                    f"{int(bad.sum())} ratings. An infinite rating has no mean square: drop "
+                    "those rows or replace them first (e.g. "
+                    "`df.replace([np.inf, -np.inf], np.nan)` marks them as not rated)."
+                )
         return cls(x, enc.item, rater, enc.group, enc.n_raters, enc.n_groups)
 
     @property
@@ -62,19 +87,33 @@ class Scores:
         return np.bincount(self.item, minlength=self.n_items)
 
     @cached_property
-    def group_rater(self) -> IntArray:
-        """Per rating, the key ``group * n_raters + rater``."""
+    def pairs(self) -> tuple[IntArray, IntArray, IntArray]:
+        """The (group, rater) pairs that occur, sorted by group then rater: per rating its
+        pair; per pair its group and its rater's position among its group's raters."""
         if self.n_groups == 1:
-            return self.rater
-        out: IntArray = self.rating_group * self.n_raters + self.rater
-        return out
+            used = np.bincount(self.rater, minlength=self.n_raters) > 0
+            code = np.cumsum(used) - 1
+            n = int(used.sum())
+            return code[self.rater], np.zeros(n, dtype=np.int64), np.arange(n)
+        combined = self.rating_group * self.n_raters + self.rater  # no table of this size
+        keys, pair = np.unique(combined, return_inverse=True)
+        pair_group = keys // max(self.n_raters, 1)
+        first = np.searchsorted(pair_group, pair_group, side="left")
+        return pair.reshape(-1), pair_group, np.arange(len(keys)) - first
+
+    @property
+    def group_rater(self) -> IntArray:
+        """Per rating, its (group, rater) pair (:attr:`pairs`)."""
+        return self.pairs[0]
+
+    @property
+    def n_pairs(self) -> int:
+        return len(self.pairs[1])
 
     @cached_property
     def raters_per_group(self) -> IntArray:
         """Per group, the raters with a rating in it."""
-        per = np.bincount(self.group_rater, minlength=self.n_groups * self.n_raters)
-        out: IntArray = (per.reshape(self.n_groups, self.n_raters) > 0).sum(axis=1)
-        return out
+        return np.bincount(self.pairs[1], minlength=self.n_groups)
 
     @cached_property
     def items_per_group(self) -> FloatArray:
@@ -84,19 +123,43 @@ class Scores:
         return out
 
     @cached_property
-    def group_mean(self) -> tuple[FloatArray, FloatArray]:
-        """Per group: its ratings' count and mean (nan for a group without ratings)."""
-        g = self.rating_group
-        count = np.bincount(g, minlength=self.n_groups).astype(np.float64)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = np.bincount(g, weights=self.x, minlength=self.n_groups) / count
-        return count, mean
+    def group_count(self) -> FloatArray:
+        """Per group: its number of ratings."""
+        return np.bincount(self.rating_group, minlength=self.n_groups).astype(np.float64)
+
+    def _per_group_top(self, values: FloatArray) -> IntArray:
+        """Per group, the exponent of the power of two just above its largest ``|value|``
+        (0 for a group without a non-zero value)."""
+        top = np.zeros(self.n_groups)
+        np.maximum.at(top, self.rating_group, np.abs(values))
+        out: IntArray = np.frexp(top)[1].astype(np.int64)
+        return out
 
     @cached_property
+    def _centring(self) -> tuple[FloatArray, IntArray]:
+        g = self.rating_group
+        count = self.group_count
+        first = self._per_group_top(self.x)
+        y = np.ldexp(self.x, -first[g])  # |y| < 1, exact
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.nan_to_num(np.bincount(g, weights=y, minlength=self.n_groups) / count)
+            d = y - mean[g]
+            again = np.bincount(g, weights=d, minlength=self.n_groups) / count
+            d = d - np.nan_to_num(again)[g]  # two passes: the first mean's rounding removed
+        second = self._per_group_top(d)
+        return np.ldexp(d, -second[g]), first + second
+
+    @property
     def centred(self) -> FloatArray:
-        """Each rating minus its group's mean."""
-        out: FloatArray = self.x - np.nan_to_num(self.group_mean[1])[self.rating_group]
-        return out
+        """Each rating minus its group's mean, in the group's unit (:attr:`exponent`): the
+        largest deviation of each group is between 1/2 and 1."""
+        return self._centring[0]
+
+    @property
+    def exponent(self) -> IntArray:
+        """Per group, ``e`` such that a rating's deviation from its group's mean is
+        ``centred * 2**e``; mean squares in the ratings' own units are ``ms * 4**e``."""
+        return self._centring[1]
 
     def kept(self, keep: BoolArray) -> Scores:
         """The ratings of the items ``keep`` marks (items and groups keep their codes)."""

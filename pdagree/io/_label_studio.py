@@ -12,55 +12,82 @@ https://labelstud.io/tags/).
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Hashable, Mapping
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from .._warnings import PdagreeWarning, warn
 from ._frames import one_kind, ranked
+from ._json import is_path, load_json, optional, scalar, shown
 
 __all__ = ["read_label_studio"]
 
 #: The result types read, and the key of ``value`` that holds the answer.
 TYPES = {"choices": "choices", "rating": "rating", "number": "number"}
-
-
-def _load(source: Any) -> Any:
-    if isinstance(source, (str, os.PathLike)):
-        path = Path(source)
-        try:
-            with path.open(encoding="utf-8") as handle:
-                return json.load(handle)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{str(path)!r} is not JSON: {exc}.") from None
-    return source
+_MALFORMED = "malformed Label Studio export"
+_HINT = "Label Studio's Export > JSON writes a list of tasks."
 
 
 def _field(obj: Any, key: str, where: str) -> Any:
+    if type(obj) is dict and key in obj:  # what json gives, without the ABC check below
+        return obj[key]
     if not isinstance(obj, Mapping) or key not in obj:
         raise ValueError(
-            f"malformed Label Studio export: {where} has no {key!r} field. Export the project "
+            f"{_MALFORMED}: {where} has no {key!r} field. Export the project "
             "as JSON (a list of tasks, each with 'id' and 'annotations')."
         )
     return obj[key]
 
 
-def _rater(completed_by: Any, where: str) -> Hashable:
-    if isinstance(completed_by, Mapping):
-        for key in ("email", "id"):
-            if completed_by.get(key) is not None:
-                return completed_by[key]
-        raise ValueError(f"malformed Label Studio export: {where}'s 'completed_by' has no id.")
-    if completed_by is None or isinstance(completed_by, (list, dict)):
-        raise ValueError(
-            f"malformed Label Studio export: {where} has no 'completed_by' user; pdagree needs "
-            "to know who annotated."
-        )
-    return completed_by
+def _list(obj: Mapping[str, Any], key: str, where: str) -> list[Any]:
+    value = _field(obj, key, where)
+    if not isinstance(value, list):
+        raise ValueError(f"{_MALFORMED}: {where}'s {key!r} is {shown(value)}, not a list.")
+    return value
+
+
+class _Raters:
+    """Who annotated: ``completed_by`` is a user id in some exports and a user object
+    (``{"id": 3, "email": ...}``) in others, even within one file. Both name the user by
+    the id; an object with an e-mail but no id, or the e-mail given as ``completed_by``
+    itself, is matched to the id another object gives for that e-mail, else named by it."""
+
+    def __init__(self) -> None:
+        self.email_of: dict[Hashable, Hashable] = {}
+        self.id_of: dict[Hashable, Hashable] = {}
+
+    def key(self, completed_by: Any, where: str) -> tuple[str, Hashable]:
+        """``("id", id)`` or ``("email", email)`` for one annotation."""
+        if isinstance(completed_by, Mapping):
+            user = completed_by.get("id")
+            email = completed_by.get("email")
+            if email is not None:
+                email = scalar(email, _MALFORMED, where, "'completed_by' email")
+            if user is not None:
+                user = scalar(user, _MALFORMED, where, "'completed_by' id")
+                if email is not None:
+                    self.email_of.setdefault(user, email)
+                    self.id_of.setdefault(email, user)
+                return "id", user
+            if email is not None:
+                return "email", email
+            raise ValueError(f"{_MALFORMED}: {where}'s 'completed_by' has no id.")
+        if completed_by is None:
+            raise ValueError(
+                f"{_MALFORMED}: {where} has no 'completed_by' user; pdagree needs "
+                "to know who annotated."
+            )
+        return "id", scalar(completed_by, _MALFORMED, where, "'completed_by'")
+
+    def resolve(self, keys: list[tuple[str, Hashable]]) -> tuple[list[Hashable], list[Any]]:
+        """The rater of each key (the user id where one is known) and their e-mails."""
+        raters = [self.id_of.get(v, v) if isinstance(v, str) else v for _, v in keys]
+        emails = [
+            self.email_of.get(r, v if kind == "email" else None)
+            for (kind, v), r in zip(keys, raters, strict=True)
+        ]
+        return raters, emails
 
 
 def read_label_studio(path_or_obj: Any, *, from_name: str | None = None) -> pd.DataFrame:
@@ -81,10 +108,11 @@ def read_label_studio(path_or_obj: Any, *, from_name: str | None = None) -> pd.D
 
         =================  ======================================================
         ``item``           the task's ``id``
-        ``rater``          the annotator: ``completed_by``'s e-mail, else its id
+        ``rater``          the annotator: the user id of ``completed_by``
         ``label``          the choice, rating or number
         ``rank``           with several choices in one answer: 1, 2, ... in their
                            order (``df.agree(..., rank="rank")``); absent otherwise
+        ``rater_email``    the annotator's e-mail, where a user object gives it
         ``annotation_id``  the annotation's ``id``
         ``from_name``      the control tag
         ``created_at``,    the annotation's timestamps, as given
@@ -95,40 +123,48 @@ def read_label_studio(path_or_obj: Any, *, from_name: str | None = None) -> pd.D
     Skipped and cancelled annotations (``was_cancelled``) are left out and counted in a
     warning; predictions are not annotations and are not read.
 
+    ``completed_by`` is a user id in some exports and a user object (``{"id": 3, "email":
+    ...}``) in others, sometimes both within one file: both give the rater its user id, so one
+    person is one rater. An object with an e-mail and no id (or the e-mail given as
+    ``completed_by`` itself) takes the id another annotation's object gives for that e-mail,
+    else the e-mail.
+
+    The file is read as UTF-8, with or without a byte-order mark.
+
     Raises
     ------
     ValueError
-        A file that is not a Label Studio export (naming the task and the missing field), an
-        unreadable answer, or answers of several controls without ``from_name``.
+        A file that is not a Label Studio export, naming the task, the annotation and the
+        field: a missing field, a ``result`` or ``annotations`` that is not a list (``null``
+        included), an id, label or timestamp that is a list or an object, a rating that is
+        not a number; a file that is not UTF-8 or not JSON, or JSON nested more deeply than
+        Python's json module follows (about a thousand levels); answers of several controls
+        without ``from_name``.
     """
-    tasks = _load(path_or_obj)
+    tasks = load_json(path_or_obj, _HINT) if is_path(path_or_obj) else path_or_obj
     if not isinstance(tasks, list):
         raise ValueError(
-            "malformed Label Studio export: expected a list of tasks (Export > JSON); got "
-            f"{type(tasks).__name__}."
+            f"{_MALFORMED}: expected a list of tasks (Export > JSON); got {shown(tasks)}."
         )
     rows: list[dict[str, Any]] = []
+    raters = _Raters()
     cancelled = 0
     for t, task in enumerate(tasks):
-        where = f"task {t}" + (
-            f" (id {task['id']!r})" if isinstance(task, Mapping) and "id" in task else ""
-        )
-        item = _field(task, "id", f"task {t}")
-        annotations = _field(task, "annotations", where)
-        if not isinstance(annotations, list):
-            raise ValueError(
-                f"malformed Label Studio export: {where}'s 'annotations' is not a list."
-            )
-        for a, annotation in enumerate(annotations):
+        item = scalar(_field(task, "id", f"task {t}"), _MALFORMED, f"task {t}", "'id'")
+        where = f"task {t} (id {shown(item)})"
+        for a, annotation in enumerate(_list(task, "annotations", where)):
             at = f"{where}, annotation {a}"
             if not isinstance(annotation, Mapping):
-                raise ValueError(f"malformed Label Studio export: {at} is not an object.")
+                raise ValueError(f"{_MALFORMED}: {at} is {shown(annotation)}, not an object.")
             if annotation.get("was_cancelled"):
                 cancelled += 1
                 continue
-            rater = _rater(annotation.get("completed_by"), at)
-            for r, result in enumerate(_field(annotation, "result", at)):
-                rows.extend(_answers(result, f"{at}, result {r}", item, rater, annotation))
+            kept = {
+                k: optional(annotation.get(f), _MALFORMED, at, repr(f)) for k, f in _KEPT.items()
+            }
+            base = {"item": item, "rater": raters.key(annotation.get("completed_by"), at), **kept}
+            for r, result in enumerate(_list(annotation, "result", at)):
+                rows.extend(_answers(result, f"{at}, result {r}", base))
     if cancelled:
         warn(
             f"{cancelled} skipped or cancelled annotations (was_cancelled) were left out.",
@@ -136,38 +172,40 @@ def read_label_studio(path_or_obj: Any, *, from_name: str | None = None) -> pd.D
         )
     frame = pd.DataFrame(rows, columns=_COLUMNS)
     frame = one_kind(frame, "from_name", from_name, "from_name", "--from-name", "controls")
+    who, emails = raters.resolve(frame["rater"].tolist())
+    frame = frame.assign(rater=pd.Series(who, dtype=object).infer_objects(), rater_email=emails)
     return ranked(frame)
 
 
+#: The annotation's fields kept as they are, and their columns.
+_KEPT = {"annotation_id": "id", "created_at": "created_at", "updated_at": "updated_at",
+         "lead_time": "lead_time"}  # fmt: skip
 _COLUMNS = [
-    "item", "rater", "label", "rank", "annotation_id", "from_name", "created_at", "updated_at",
-    "lead_time",
+    "item", "rater", "label", "rank", "rater_email", "annotation_id", "from_name",
+    "created_at", "updated_at", "lead_time",
 ]  # fmt: skip
 
 
-def _answers(
-    result: Any, where: str, item: Hashable, rater: Hashable, annotation: Mapping[str, Any]
-) -> list[dict[str, Any]]:
+def _answers(result: Any, where: str, base: dict[str, Any]) -> list[dict[str, Any]]:
     """The rows of one result: one per choice (ranked), or one rating or number; none for a
     result of another type (regions, text areas)."""
     kind = _field(result, "type", where)
-    if kind not in TYPES:
+    if not isinstance(kind, str) or kind not in TYPES:
         return []
     value = _field(result, "value", where)
     answer = _field(value, TYPES[kind], f"{where}'s value")
-    base = {
-        "item": item,
-        "rater": rater,
-        "annotation_id": annotation.get("id"),
-        "from_name": _field(result, "from_name", where),
-        "created_at": annotation.get("created_at"),
-        "updated_at": annotation.get("updated_at"),
-        "lead_time": annotation.get("lead_time"),
-    }
+    control = scalar(_field(result, "from_name", where), _MALFORMED, where, "'from_name'")
+    base = {**base, "from_name": control}
     if kind == "choices":
         if not isinstance(answer, list) or not answer:
-            raise ValueError(f"malformed Label Studio export: {where}'s choices are not a list.")
-        return [{**base, "label": c, "rank": k} for k, c in enumerate(answer, start=1)]
-    if isinstance(answer, (list, dict, bool)):
-        raise ValueError(f"malformed Label Studio export: {where}'s {kind} is not a number.")
-    return [{**base, "label": answer, "rank": 1}]
+            raise ValueError(
+                f"{_MALFORMED}: {where}'s choices are not a list of the chosen labels; got "
+                f"{shown(answer)}."
+            )
+        return [
+            {**base, "label": scalar(c, _MALFORMED, where, f"choice {k}", label=True), "rank": k}
+            for k, c in enumerate(answer, start=1)
+        ]
+    if isinstance(answer, bool) or not isinstance(answer, (int, float)):
+        raise ValueError(f"{_MALFORMED}: {where}'s {kind} is {shown(answer)}, not a number.")
+    return [{**base, "label": scalar(answer, _MALFORMED, where, kind, label=True), "rank": 1}]

@@ -11,39 +11,40 @@ for ``_annotator_id`` and ``_session_id``).
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Hashable, Mapping
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from .._warnings import PdagreeWarning, warn
 from ._frames import one_kind, ranked
+from ._json import json_lines, optional, scalar, shown
 
 __all__ = ["read_prodigy"]
 
-
-def _lines(source: Any) -> list[tuple[int, Any]]:
-    if not isinstance(source, (str, os.PathLike)):
-        return list(enumerate(source, start=1))
-    out = []
-    with Path(source).open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                out.append((number, json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise ValueError(
-                    f"line {number} of {str(source)!r} is not JSON ({exc}); Prodigy's "
-                    "`db-out` writes one JSON object per line."
-                ) from None
-    return out
+_MALFORMED = "malformed Prodigy data"
+_HINT = "Prodigy's `db-out` writes one JSON object per line."
+_ANSWERS = ("accept", "reject", "ignore")
+_COLUMNS = [
+    "item", "rater", "label", "rank", "input_hash", "task_label", "task_hash", "view",
+    "timestamp",
+]  # fmt: skip
 
 
-def read_prodigy(path: Any, *, view: str | None = None) -> pd.DataFrame:
+class _NoneChosen:
+    """The label of a choice answer that accepted none of the options, until the reader
+    knows which label stands for it."""
+
+    def __repr__(self) -> str:
+        return "<none chosen>"
+
+
+_NONE = _NoneChosen()
+
+
+def read_prodigy(
+    path: Any, *, view: str | None = None, none_label: Hashable = "(none)"
+) -> pd.DataFrame:
     """The annotations of a Prodigy dataset (``prodigy db-out`` JSONL) as a long frame.
 
     Parameters
@@ -53,6 +54,9 @@ def read_prodigy(path: Any, *, view: str | None = None) -> pd.DataFrame:
     view : str, optional
         The interface (``_view_id``: ``"classification"``, ``"choice"``, ...) to read when
         the file holds several; the error lists them.
+    none_label : str or number, default ``"(none)"``
+        The label of a choice answer that accepts none of the options (``"accept": []``,
+        "none of these"). It must be of the options' kind (text when their ids are text).
 
     Returns
     -------
@@ -60,73 +64,142 @@ def read_prodigy(path: Any, *, view: str | None = None) -> pd.DataFrame:
         One row per answer, ready for ``df.agree(item="item", rater="rater", label="label")``:
 
         ===============  ==========================================================
-        ``item``         ``_input_hash``
+        ``item``         the question: ``_input_hash``; a binary task's
+                         ``(_input_hash, label)``
         ``rater``        ``_annotator_id``, else ``_session_id``
         ``label``        binary tasks: ``"accept"`` or ``"reject"``; choice tasks:
-                         the id of each accepted option
+                         the id of each accepted option, ``none_label`` when none
         ``rank``         with several accepted options: 1, 2, ... in their order
                          (``df.agree(..., rank="rank")``); absent otherwise
+        ``input_hash``   ``_input_hash``
         ``task_label``   a binary task's question label
         ``task_hash``    ``_task_hash``
         ``view``         ``_view_id``
         ``timestamp``    ``_timestamp``, as given
         ===============  ==========================================================
 
+    A binary task asks one question about one input, and an input may be asked several
+    (``textcat.teach --label SPORTS,POLITICS`` asks "SPORTS?" and "POLITICS?" of each
+    text): the item is the pair (input, label), so "accept SPORTS" and "reject POLITICS"
+    are answers to two questions, not a disagreement. ``by="task_label"`` gives one row per
+    question; without it, the agreement is pooled over the questions.
+
+    A choice answer that accepts none of the options ("none of these") is an answer: it
+    becomes one row labelled ``none_label``, so two annotators who both chose none agree,
+    and one who chose none disagrees with one who chose an option. When the options' ids are
+    numbers and ``none_label`` is text (or the other way round), those answers cannot share
+    one set of categories with the others: they are left out and counted in the warning,
+    which names ``none_label=``.
+
     Ignored answers (and, in choice tasks, rejected ones, which accept nothing) are left out
-    and counted in a warning.
+    and counted in a warning. The annotator is ``_annotator_id`` where it is given and not
+    null, else ``_session_id``. The file is read as UTF-8, with or without a byte-order mark.
 
     Raises
     ------
     ValueError
-        A line that is not JSON or lacks a field pdagree needs (naming the line and the
-        field), or records of several interfaces without ``view``.
+        A line that is not UTF-8 or not JSON, or nested more deeply than Python's json
+        module follows (about a thousand levels); a record that lacks a field pdagree needs
+        or holds a list or an object where a plain value belongs (naming the line and the
+        field); records of several interfaces without ``view``; a ``none_label`` that is
+        also an accepted option's id.
     """
     rows: list[dict[str, Any]] = []
     skipped: dict[str, int] = {}
-    for number, record in _lines(path):
-        where = f"record {number}"
-        if not isinstance(record, Mapping):
-            raise ValueError(f"malformed Prodigy data: {where} is not an object.")
-        for key in ("_input_hash", "answer"):
-            if key not in record:
-                raise ValueError(
-                    f"malformed Prodigy data: {where} has no {key!r} field; read the output of "
-                    "`prodigy db-out DATASET`."
-                )
-        rater = record.get("_annotator_id", record.get("_session_id"))
-        if rater is None:
-            raise ValueError(
-                f"malformed Prodigy data: {where} has neither '_annotator_id' nor "
-                "'_session_id'; pdagree needs to know who annotated."
-            )
-        answer = record["answer"]
-        kind = record.get("_view_id")
-        choice = "accept" in record and isinstance(record.get("accept"), list)
-        if answer not in ("accept", "reject", "ignore"):
-            raise ValueError(
-                f"malformed Prodigy data: {where}'s answer is {answer!r}, not 'accept', "
-                "'reject' or 'ignore'."
-            )
-        if answer == "ignore" or (choice and answer == "reject"):
-            skipped[answer] = skipped.get(answer, 0) + 1
-            continue
-        base = {
-            "item": record["_input_hash"],
-            "rater": rater,
-            "task_label": record.get("label"),
-            "task_hash": record.get("_task_hash"),
-            "view": kind,
-            "timestamp": record.get("_timestamp"),
-        }
-        if choice:
-            accepted: list[Hashable] = record["accept"]
-            rows.extend({**base, "label": c, "rank": k} for k, c in enumerate(accepted, start=1))
-        else:
-            rows.append({**base, "label": answer, "rank": 1})
+    for number, record in json_lines(path, _HINT):
+        rows.extend(_rows(record, f"record {number}", skipped))
+    frame = pd.DataFrame(rows, columns=_COLUMNS)
+    frame = one_kind(frame, "view", view, "view", "--view", "interfaces")
+    frame = _none_chosen(frame, none_label, skipped)
     if skipped:
-        past = {"ignore": "ignored", "reject": "rejected"}
-        shown = ", ".join(f"{n} {past[what]}" for what, n in skipped.items())
-        warn(f"Prodigy answers left out: {shown}.", PdagreeWarning)
-    columns = ["item", "rater", "label", "rank", "task_label", "task_hash", "view", "timestamp"]
-    frame = pd.DataFrame(rows, columns=columns)
-    return ranked(one_kind(frame, "view", view, "view", "--view", "interfaces"))
+        shown_ = ", ".join(f"{n} {what}" for what, n in skipped.items())
+        warn(f"Prodigy answers left out: {shown_}.", PdagreeWarning)
+    return ranked(frame)
+
+
+def _rows(record: Any, where: str, skipped: dict[str, int]) -> list[dict[str, Any]]:
+    """The rows of one record (none for an ignored answer, counted in ``skipped``)."""
+    if not isinstance(record, Mapping):
+        raise ValueError(f"{_MALFORMED}: {where} is {shown(record)}, not an object.")
+    for key in ("_input_hash", "answer"):
+        if key not in record:
+            raise ValueError(
+                f"{_MALFORMED}: {where} has no {key!r} field; read the output of "
+                "`prodigy db-out DATASET`."
+            )
+    who = record.get("_annotator_id")
+    field = "'_annotator_id'"
+    if who is None:
+        who, field = record.get("_session_id"), "'_session_id'"
+    if who is None:
+        raise ValueError(
+            f"{_MALFORMED}: {where} has neither '_annotator_id' nor '_session_id'; pdagree "
+            "needs to know who annotated."
+        )
+    answer = record["answer"]
+    if not isinstance(answer, str) or answer not in _ANSWERS:
+        raise ValueError(
+            f"{_MALFORMED}: {where}'s answer is {shown(answer)}, not 'accept', 'reject' or "
+            "'ignore'."
+        )
+    accepted = record.get("accept")
+    if accepted is not None and not isinstance(accepted, list):
+        raise ValueError(
+            f"{_MALFORMED}: {where}'s 'accept' is {shown(accepted)}, not a list of option ids."
+        )
+    choice = accepted is not None
+    if answer == "ignore" or (choice and answer == "reject"):
+        past = "ignored" if answer == "ignore" else "rejected"
+        skipped[past] = skipped.get(past, 0) + 1
+        return []
+    input_hash = scalar(record["_input_hash"], _MALFORMED, where, "'_input_hash'")
+    task_label = record.get("label")
+    if task_label is not None:
+        task_label = scalar(task_label, _MALFORMED, where, "'label'", label=True)
+    base = {
+        "item": input_hash if choice or task_label is None else (input_hash, task_label),
+        "rater": scalar(who, _MALFORMED, where, field),
+        "input_hash": input_hash,
+        "task_label": task_label,
+        "task_hash": optional(record.get("_task_hash"), _MALFORMED, where, "'_task_hash'"),
+        "view": optional(record.get("_view_id"), _MALFORMED, where, "'_view_id'"),
+        "timestamp": optional(record.get("_timestamp"), _MALFORMED, where, "'_timestamp'"),
+    }
+    if not choice:
+        return [{**base, "label": answer, "rank": 1}]
+    if not accepted:
+        return [{**base, "label": _NONE, "rank": 1}]
+    return [
+        {
+            **base,
+            "label": scalar(c, _MALFORMED, where, f"accepted option {k}", label=True),
+            "rank": k,
+        }
+        for k, c in enumerate(accepted, start=1)
+    ]
+
+
+def _none_chosen(
+    frame: pd.DataFrame, none_label: Hashable, skipped: dict[str, int]
+) -> pd.DataFrame:
+    """``frame`` with the answers that accepted no option labelled ``none_label``, or,
+    when it is not of the options' kind, without them (counted in ``skipped``)."""
+    labels = frame["label"]
+    none = labels.map(lambda v: v is _NONE).to_numpy(dtype=bool)
+    if not none.any():
+        return frame
+    others = labels[~none].tolist()
+    if none_label in others:
+        raise ValueError(
+            f"`none_label` {shown(none_label)} is also the id of an accepted option; pass "
+            "another `none_label=` for the answers that accepted none of the options."
+        )
+    text = isinstance(none_label, str)
+    if all(isinstance(v, str) == text for v in others):
+        return frame.assign(label=labels.where(~none, none_label).infer_objects())
+    key = (
+        "accepting none of the options (their ids are not of the kind of `none_label` "
+        f"{shown(none_label)}; pass `none_label=` one that is)"
+    )
+    skipped[key] = int(none.sum())
+    return frame[~none].reset_index(drop=True).assign(label=lambda f: f["label"].infer_objects())

@@ -9,6 +9,7 @@ import pandas as pd
 
 from .._typing import BoolArray, FloatArray, IntArray
 from ..definitions import RatingData
+from ..encoding._labels import _plain
 from ..encoding.weights import undeclared_order_message
 from ._model import Patterns
 
@@ -104,11 +105,11 @@ def _judge_ranges(data: RatingData, counts: FloatArray) -> BoolArray:
         what = (
             "has no ratings"
             if n_used[j] == 0
-            else f"uses only category {categories[int(np.argmax(used[j]))]!r}"
+            else f"uses only category {_plain(categories[int(np.argmax(used[j]))])!r}"
         )
         raise ValueError(
             "`irt()` needs every judge to use at least two categories; judge "
-            f"{raters[int(j)]!r} {what}. Leave the judge out with `raters=[...]`."
+            f"{_plain(raters[int(j)])!r} {what}. Leave the judge out with `raters=[...]`."
         )
     low = np.argmax(used, axis=1)
     high = used.shape[1] - 1 - np.argmax(used[:, ::-1], axis=1)
@@ -118,11 +119,12 @@ def _judge_ranges(data: RatingData, counts: FloatArray) -> BoolArray:
     if gaps.any():
         where = np.nonzero(gaps)
         judge, c = int(where[0][0]), int(where[1][0])
+        name, skipped = _plain(raters[judge]), _plain(categories[c])
+        below, top = _plain(categories[c - 1]), _plain(categories[int(high[judge])])
         raise ValueError(
             f"`irt()` cannot place a category a judge skips between two it uses: judge "
-            f"{raters[judge]!r} never uses category {categories[c]!r} but uses "
-            f"{categories[c - 1]!r} and {categories[int(high[judge])]!r}, so the thresholds "
-            f"around {categories[c]!r} are not identified. Merge {categories[c]!r} with a "
+            f"{name!r} never uses category {skipped!r} but uses {below!r} and {top!r}, so the "
+            f"thresholds around {skipped!r} are not identified. Merge {skipped!r} with a "
             "neighbouring category (e.g. `df.replace(...)`), or leave the judge out with "
             "`raters=[...]`."
         )

@@ -14,7 +14,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["MANY", "axes", "crowded", "label_of", "labels_of", "pyplot", "table_of"]
+__all__ = [
+    "MANY",
+    "axes",
+    "crowded",
+    "label_of",
+    "labels_of",
+    "legend_beside",
+    "pyplot",
+    "table_of",
+]
 
 #: Above this many labels on an axis they are cut to ``SHORT`` characters (25 e-mail addresses
 #: side by side overlap into a black band) and drawn smaller.
@@ -34,12 +43,44 @@ def pyplot() -> Any:
     return plt
 
 
-def axes(ax: Any) -> Any:
-    """``ax``, or the Axes of a new figure when ``ax`` is None."""
+def axes(ax: Any, *, constrained: bool = False) -> Any:
+    """``ax``, or the Axes of a new figure when ``ax`` is None; ``constrained``: that figure
+    lays itself out when drawn (``layout="constrained"``), so that what is drawn beside the
+    Axes (:func:`legend_beside`) is inside it when saved."""
     plt = pyplot()
     if ax is None:
-        _, ax = plt.subplots()
+        _, ax = plt.subplots(layout="constrained" if constrained else None)
     return ax
+
+
+#: A legend entry's height in font sizes (text, ``labelspacing`` 0.5, the handle's room), and
+#: the font sizes a legend's title and padding take: what :func:`legend_beside` fits.
+ENTRY_HEIGHT = 1.8
+LEGEND_FRAME = 5.0
+
+
+def legend_beside(ax: Any, title: str, n_entries: int) -> Any:
+    """A legend to the right of ``ax``, in as many columns as the figure's height needs for
+    ``n_entries`` (in a smaller font above :data:`MANY` of them). On a figure a chart made
+    (:func:`axes` with ``constrained=True``) the layout makes room for it, so the saved
+    figure holds it whole (``savefig`` without ``bbox_inches="tight"``); beside an Axes of
+    the caller's, the room is the caller's to give (``plt.subplots(layout="constrained")``,
+    or ``bbox_inches="tight"`` when saving)."""
+    from matplotlib import rcParams
+    from matplotlib.font_manager import FontProperties
+
+    fontsize = "small" if n_entries > MANY else rcParams["legend.fontsize"]
+    size = FontProperties(size=fontsize).get_size_in_points()
+    height = ax.figure.get_figheight() * 72.0  # points
+    rows = max(1, int((height / size - LEGEND_FRAME) // ENTRY_HEIGHT))
+    return ax.legend(
+        title=title,
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        borderaxespad=0.0,
+        ncols=max(1, -(-n_entries // rows)),
+        fontsize=fontsize,
+    )
 
 
 def table_of(data: Any, method: str, *args: Any) -> pd.DataFrame:

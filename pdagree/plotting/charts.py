@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..results import Coefficient
-from ._base import MANY, axes, crowded, errors, labels_of, pyplot, table_of
+from ._base import MANY, axes, crowded, errors, labels_of, legend_beside, pyplot, table_of
 from .intervals import coefficient_name
 
 __all__ = ["bias", "frequencies", "pairwise", "per_category"]
@@ -40,6 +40,9 @@ def frequencies(
     -------
     matplotlib.axes.Axes
         One bar per (rater, category), one legend entry per category (stacked) or rater.
+        The legend is drawn to the right of the Axes; on a figure the chart makes, the
+        layout keeps it inside the saved figure; beside an Axes of yours, give it room
+        (``plt.subplots(layout="constrained")``, or ``bbox_inches="tight"`` when saving).
 
     Examples
     --------
@@ -49,7 +52,7 @@ def frequencies(
     >>> [t.get_text() for t in ax.get_yticklabels()]
     ['Annot1', 'Annot2', 'Annot3', 'Annot4']
     """
-    ax = axes(ax)
+    ax = axes(ax, constrained=True)
     table = table_of(data, "frequencies")[("proportion" if proportion else "count")]
     raters = labels_of(table.index)
     values = table.to_numpy(dtype=np.float64)
@@ -64,7 +67,7 @@ def frequencies(
         crowded(ax, "y", len(raters))
         ax.set_xlabel(what)
         ax.set_ylabel("rater")
-        ax.legend(title="category", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        legend_beside(ax, "category", table.shape[1])
     else:
         centre = np.arange(table.shape[1], dtype=np.float64)
         width = 0.8 / max(len(raters), 1)
@@ -73,7 +76,7 @@ def frequencies(
         ax.set_xticks(centre, [str(c) for c in table.columns])
         ax.set_xlabel("category")
         ax.set_ylabel(what)
-        ax.legend(title="rater", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        legend_beside(ax, "rater", len(raters))
     ax.set_title(f"category {what}s of each rater")
     return ax
 

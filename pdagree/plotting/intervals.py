@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..results import Coefficient
 from ..spa import WEIGHTINGS, scheme_weights
-from ._base import axes, crowded, errors, labels_of
+from ._base import axes, crowded, errors, labels_of, legend_beside
 
 __all__ = ["coefficient_name", "coefficients", "spa_weights"]
 
@@ -145,7 +145,9 @@ def spa_weights(
     Returns
     -------
     matplotlib.axes.Axes
-        One line per weighting, labelled with its name.
+        One line per weighting, labelled with its name, and the legend to the right of the
+        Axes (inside the saved figure when the chart makes the figure; see
+        :func:`frequencies` for an Axes of yours).
 
     Examples
     --------
@@ -158,7 +160,7 @@ def spa_weights(
         raise ValueError(f"`n_max` must be at least 2 (labels per item); got {n_max!r}.")
     if schemes is None:
         schemes = [s for s in WEIGHTINGS if s != "inv_var_class" or p is not None]
-    ax = axes(ax)
+    ax = axes(ax, constrained=True)
     n = np.arange(2, int(n_max) + 1, dtype=np.float64)
     for scheme in schemes:
         k = scheme_weights(n, scheme, categories=categories, p=p)
@@ -176,5 +178,5 @@ def spa_weights(
     ax.set_xlabel("labels on the item, n")
     ax.set_ylabel("weight k(n) / k(2)")
     ax.set_title("SPA item weights")
-    ax.legend(title="weights", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    legend_beside(ax, "weights", len(schemes))
     return ax

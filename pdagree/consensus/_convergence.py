@@ -1,0 +1,125 @@
+"""When EM has converged: each group's largest change in an iteration and the change to come.
+
+The change of an iteration is the largest absolute change of any of the group's posterior
+probabilities ``T_ik`` and parameters (confusion probabilities and priors; GLAD's abilities
+and log inverse difficulties; MACE's trust and strategies): the posteriors are what the
+labels, the probabilities and the margins are made of.
+
+EM converges linearly: near its fixed point each iteration's change is about ``r`` times the
+previous one, ``r`` the rate (the fraction of information the missing categories hold;
+Dempster, Laird & Rubin 1977), so what is left to move after a change ``d`` is about
+``d r / (1 - r)``, the rest of a geometric series (the bound behind Aitken's acceleration).
+``r`` close to 1 is common: 0.98 for MACE on the Duck Identification data, 0.99 for
+Dawid-Skene on 100 items rated by about three annotators, 0.999 for the one-coin model with
+an annotator who is never wrong; at 0.99 a change of ``1e-6`` leaves ``1e-4`` to move. So a
+group has converged when its last change and the change still to come, with ``r`` estimated
+by the ratio of its last two changes, are both below ``tol`` (or the last change is exactly
+zero). At ``r`` = 0.999 that takes thousands of iterations; a fit that has not converged
+after ``max_iterations`` says so (``converged`` False and a ConvergenceWarning).
+
+Why not the gain of the log-likelihood: near its maximum the log-likelihood is flat, its
+gain per iteration of the order of the square of the change, so a gain below ``1e-6`` per
+annotation still leaves posteriors that move by ``1e-3`` per iteration (Dawid-Skene on the
+Duck Identification data, stopped after 8 iterations) and, where ``r`` is near 1, 0.15 from
+the fit's (100 items rated by about three annotators, stopped after 49 iterations).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._typing import BoolArray, FloatArray, IntArray
+from ._votes import Votes
+
+__all__ = ["Convergence", "Params", "owned"]
+
+Params = dict[str, FloatArray]
+"""A model's parameters by name."""
+COLUMN_LOOP = 32
+"""Up to this many values per entry, their maximum is taken column by column."""
+
+
+def owned(v: Votes, owner: str) -> IntArray:
+    """The group of each entry of a parameter owned by groups, keys or items."""
+    if owner == "group":
+        return np.arange(v.n_groups, dtype=np.int64)
+    if owner == "key":
+        return v.key_group
+    return v.group
+
+
+def _row_max(change: FloatArray) -> FloatArray:
+    """The largest value of each entry of the first axis (a loop over the few trailing
+    columns, where numpy's reduction along a short axis is slow)."""
+    if change.ndim == 1:
+        return change
+    rows = change.reshape(len(change), -1)
+    if rows.shape[1] > COLUMN_LOOP:
+        out: FloatArray = rows.max(axis=1)
+        return out
+    out = rows[:, 0].copy()
+    for j in range(1, rows.shape[1]):
+        np.maximum(out, rows[:, j], out=out)
+    return out
+
+
+class _GroupMax:
+    """The largest value per group, for entries owned by groups, keys or items: one sort of
+    the owners' groups, then one ``np.maximum.reduceat`` per call."""
+
+    def __init__(self, group: IntArray, n_groups: int) -> None:
+        self.n_groups = n_groups
+        self.order = np.argsort(group, kind="stable")
+        counts = np.bincount(group, minlength=n_groups)
+        self.present = counts > 0
+        self.starts = (np.cumsum(counts) - counts)[self.present]
+
+    def __call__(self, values: FloatArray) -> FloatArray:
+        out = np.zeros(self.n_groups)
+        if len(values):
+            out[self.present] = np.maximum.reduceat(values[self.order], self.starts)
+        return out
+
+
+class Convergence:
+    """Tracks each group's changes across iterations; :meth:`settled` says which groups have
+    converged."""
+
+    def __init__(self, v: Votes, owner: dict[str, str], tol: float) -> None:
+        self.v, self.owner, self.tol = v, owner, tol
+        self.last = np.full(v.n_groups, np.inf)
+        self._max: dict[str, _GroupMax] = {}
+
+    def _largest(self, kind: str, change: FloatArray) -> FloatArray:
+        """Per group, the largest of ``change`` (its first axis owned by ``kind``); nan if
+        any is nan."""
+        if self.v.n_groups == 1:
+            return np.array([change.max(initial=0.0)])
+        if kind not in self._max:
+            self._max[kind] = _GroupMax(owned(self.v, kind), self.v.n_groups)
+        return self._max[kind](_row_max(change))
+
+    def change(
+        self, now: tuple[FloatArray, Params], before: tuple[FloatArray, Params]
+    ) -> FloatArray:
+        """Per group, the largest absolute change of a posterior or a parameter."""
+        post, params = now
+        old_post, old_params = before
+        out = self._largest("item", np.abs(post - old_post))
+        for name, value in params.items():
+            step = self._largest(self.owner[name], np.abs(value - old_params[name]))
+            out = np.maximum(out, step)
+        return out
+
+    def settled(
+        self, now: tuple[FloatArray, Params], before: tuple[FloatArray, Params], active: BoolArray
+    ) -> BoolArray:
+        """Per group: converged (last change and change to come below ``tol``). Remembers
+        the active groups' changes for the next call."""
+        change = self.change(now, before)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rate = change / self.last
+            to_come = np.where(rate < 1.0, change * rate / (1.0 - rate), np.inf)
+        done: BoolArray = (change == 0.0) | (np.maximum(change, to_come) < self.tol)
+        self.last = np.where(active, change, self.last)
+        return done
