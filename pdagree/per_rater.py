@@ -164,20 +164,22 @@ def _recomputed(data: RatingData, coefficient: str, options: dict[str, Any]) -> 
     annotator over all groups at once, on the codes minus the annotator's."""
     enc = data.enc
     rater, raters = data.rater_codes("per_rater"), data.rater_labels
+    slot, n_slots, by_slot = data.slots
     definition = get(coefficient)
     all_items = np.arange(enc.n_items, dtype=np.int64)
     all_groups = np.arange(enc.n_groups, dtype=np.int64)
     all_categories = np.ones(enc.n_categories, dtype=bool)
-    out = np.full((enc.n_groups, enc.n_raters), np.nan)
-    for r in range(enc.n_raters):  # one evaluation per annotator, vectorised over groups
-        rows = rater != r
+    out = np.full((enc.n_groups, n_slots), np.nan)
+    for r in range(n_slots):  # one evaluation per annotator slot, vectorised over groups
+        rows = slot != r
         sub = encoded_subset(
             enc, rows, all_items, all_groups, all_categories, all_items, all_groups
         )
         sub = replace(
             sub,
-            raters=raters.delete(r),
-            rater=rater[rows] - (rater[rows] > r),
+            # Slots within groups: each group loses its own rater; the labels stay.
+            raters=raters if by_slot is not None else raters.delete(r),
+            rater=rater[rows] if by_slot is not None else rater[rows] - (rater[rows] > r),
             declared=enc.declared,
         )
         rest = RatingData(sub, category_mask=data.category_mask)
@@ -188,4 +190,5 @@ def _recomputed(data: RatingData, coefficient: str, options: dict[str, Any]) -> 
                 out[:, r] = compute(definition, rest, dict(options)).value
             except ValueError:  # e.g. a two-rater coefficient left with one rater
                 continue
-    return out.ravel()
+    _, key_group, key_rater, key_slot = data.rater_keys
+    return out[key_group, key_rater if by_slot is None else key_slot]

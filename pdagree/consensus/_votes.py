@@ -31,11 +31,11 @@ class Votes:
     Attributes
     ----------
     item, key, code
-        Per annotation: item, (group, annotator) key ``group * R + annotator``, category.
+        Per annotation: item, (group, annotator) key (one per pair that occurs), category.
     group
         Per item: its group.
-    n_items, n_groups, n_raters, n_categories
-        The sizes (keys number ``n_groups * n_raters``).
+    n_items, n_groups, n_categories
+        The sizes.
     allowed
         (G, K): the categories each group's items may take (its own labels, or every declared
         category).
@@ -43,6 +43,8 @@ class Votes:
         Per item: the code of its known label, -1 where none is known.
     gold_rater
         The annotator whose labels are the known ones (left out of the votes), or -1.
+    key_group
+        Per key, its group.
     """
 
     item: IntArray
@@ -51,20 +53,15 @@ class Votes:
     group: IntArray
     n_items: int
     n_groups: int
-    n_raters: int
     n_categories: int
     allowed: BoolArray
     gold: IntArray
     gold_rater: int
+    key_group: IntArray
 
     @property
     def n_keys(self) -> int:
-        return self.n_groups * self.n_raters
-
-    @property
-    def key_group(self) -> IntArray:
-        """Per key, its group."""
-        return np.arange(self.n_keys, dtype=np.int64) // max(self.n_raters, 1)
+        return len(self.key_group)
 
     @cached_property
     def n_allowed(self) -> FloatArray:
@@ -141,7 +138,7 @@ class Votes:
 def votes(data: RatingData, gold: Any = None) -> Votes:
     """The votes of ``data``, with the known labels ``gold`` (a rater's name or a Series of
     labels by item, as :meth:`pdagree.Ratings.against` takes them)."""
-    key, _ = keys_of(data, "consensus")
+    key, key_group = keys_of(data, "consensus")
     enc = data.enc
     item, rater, code = enc.item, data.rater_codes("consensus"), enc.code
     gold_code = np.full(enc.n_items, -1, dtype=np.int64)
@@ -178,11 +175,11 @@ def votes(data: RatingData, gold: Any = None) -> Votes:
         group=enc.group,
         n_items=enc.n_items,
         n_groups=enc.n_groups,
-        n_raters=enc.n_raters,
         n_categories=enc.n_categories,
         allowed=allowed,
         gold=gold_code,
         gold_rater=gold_rater,
+        key_group=key_group,
     )
 
 

@@ -20,6 +20,7 @@ from ..encoding._labels import _plain
 from .base import MIN_SHARED_ITEMS
 from .data import RatingData, Weights
 from .kappa import pair_kappa
+from .keys import key_index
 
 __all__ = ["contingency", "counts", "frequencies", "items", "pairwise", "per_category"]
 
@@ -76,10 +77,15 @@ def frequencies(data: RatingData) -> pd.DataFrame:
         index: pd.Index = raters
         counts, props, keep = nck[0], p[0], active[0]
     else:
-        index = _cross_index(enc.groups, raters, "rater")
         counts = nck.reshape(-1, enc.n_categories)
         props = p.reshape(-1, enc.n_categories)
         keep = active.reshape(-1)
+        if data.slots[2] is None:
+            index = _cross_index(enc.groups, raters, "rater")
+        else:  # raters numbered within groups: the active slots are the keys, in order
+            counts, props = counts[keep], props[keep]
+            index = key_index(data, np.arange(len(counts), dtype=np.int64))
+            keep = np.ones(len(counts), dtype=bool)
     frame = pd.concat(
         [
             pd.DataFrame(counts.astype(np.int64), index=index, columns=cols_count),
@@ -111,18 +117,18 @@ def contingency(data: RatingData, a: Hashable, b: Hashable) -> pd.DataFrame:
     """
     enc = data.require_raters("contingency")
     raters = data.rater_labels
-    pos = []
+    pos: list[Any] = []  # get_loc of a unique index: an int
     for param, who in (("a", a), ("b", b)):
         if who not in raters:
             raise ValueError(
                 f"`{param}` must be one of the raters {list(raters[:10])}; got {_plain(who)!r}."
             )
         pos.append(raters.get_loc(who))
+    first, second = (data.slot_of(int(p)) for p in pos)  # per group, -1: absent
     if pos[0] == pos[1]:  # a rater against itself: its counts on the diagonal
-        table = np.einsum("gk,kl->gkl", data.nck[:, pos[0]], np.eye(enc.n_categories))
+        own = np.where((first >= 0)[:, None], data.nck[np.arange(enc.n_groups), first], 0.0)
+        table = np.einsum("gk,kl->gkl", own, np.eye(enc.n_categories))
     else:
-        first = np.full(enc.n_groups, pos[0], dtype=np.int64)
-        second = np.full(enc.n_groups, pos[1], dtype=np.int64)
         table = data.pair_confusion(first, second)
     table = table.astype(np.int64)
     cats = pd.Index(enc.categories, name=a)
@@ -185,12 +191,13 @@ def pairwise(
             w = None
     kappa, observed, n_common = pair_kappa(data, pooled=(method == "scott"), weights=w)
     table: np.ndarray[Any, Any]
+    n_common = data.rater_axes(n_common, 0.0)  # slots within groups -> raters
     if method == "n_items":
         table = n_common.astype(np.int64)  # counts of items: integers
     elif method == "observed":
-        table = np.where(n_common > 0, observed, np.nan)
+        table = np.where(n_common > 0, data.rater_axes(observed, np.nan), np.nan)
     else:
-        table = kappa
+        table = data.rater_axes(kappa, np.nan)
         _warn_one_shared_item(data, n_common)
     raters = data.rater_labels
     columns = pd.Index(raters)

@@ -177,9 +177,80 @@ class RatingData:
         enc = self.require_raters("this")
         if enc.rater is None:  # pragma: no cover - guarded by require_raters
             raise ValueError("no raters")
+        slot, n_slots, _ = self.slots
         return _counts.rater_counts(
-            enc.group, enc.item, enc.rater, enc.code, enc.n_groups, enc.n_raters, enc.n_categories
+            enc.group, enc.item, slot, enc.code, enc.n_groups, n_slots, enc.n_categories
         )
+
+    @cached_property
+    def rater_keys(self) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+        """The (group, rater) pairs that occur, as *keys* in (group, rater code) order: per
+        annotation its key; per key its group, rater code and slot (:attr:`slots`).
+
+        Without ``by=`` a key is a rater code (every rater, with ratings or not).
+        """
+        enc = self.enc
+        rater = self.rater_codes("this")
+        if enc.groups is None:
+            every = np.arange(enc.n_raters, dtype=np.int64)
+            return rater, np.zeros(enc.n_raters, dtype=np.int64), every, every
+        pairs, inverse = np.unique(
+            self.annotation_group * enc.n_raters + rater, return_inverse=True
+        )
+        pair_group = pairs // enc.n_raters
+        first = np.searchsorted(pair_group, np.arange(enc.n_groups, dtype=np.int64))
+        slot = np.arange(len(pairs), dtype=np.int64) - first[pair_group]
+        return inverse.reshape(-1).astype(np.int64), pair_group, pairs % enc.n_raters, slot
+
+    @cached_property
+    def slots(self) -> tuple[IntArray, int, IntArray | None]:
+        """The raters numbered within their group: per annotation its rater's *slot*, the
+        number of slots ``S`` (the most raters of one group) and the (G, S) rater code of
+        each slot (-1: none).
+
+        Every (G, R, ...) tensor of rater counts is built on the slots, so that ``by=``
+        groups with raters of their own (``R`` grows with the groups) need ``G S``, not
+        ``G R``, cells. Where that saves nothing (no ``by=``, or a group with every rater),
+        the slots are the rater codes and the table is ``None``. A group's slots follow the
+        order of its raters' codes.
+        """
+        enc = self.enc
+        rater = enc.rater
+        if rater is None or enc.groups is None or enc.n_groups < 2 or len(rater) == 0:
+            return (np.zeros(0, dtype=np.int64) if rater is None else rater), enc.n_raters, None
+        key, key_group, key_rater, key_slot = self.rater_keys
+        n_slots = int(key_slot.max()) + 1
+        if n_slots >= enc.n_raters:
+            return rater, enc.n_raters, None
+        table = np.full((enc.n_groups, n_slots), -1, dtype=np.int64)
+        table[key_group, key_slot] = key_rater
+        return key_slot[key], n_slots, table
+
+    @property
+    def slot_raters(self) -> IntArray:
+        """The (G, S) rater code of each slot of :attr:`slots`, -1 where a group has fewer."""
+        enc = self.enc
+        _, n_slots, table = self.slots
+        if table is None:
+            return np.broadcast_to(np.arange(n_slots, dtype=np.int64), (enc.n_groups, n_slots))
+        return table
+
+    def slot_of(self, rater: int) -> IntArray:
+        """Per group, the slot of rater code ``rater``, -1 where it has no rating there."""
+        hit = self.slot_raters == rater
+        return np.where(hit.any(axis=1), hit.argmax(axis=1), -1).astype(np.int64)
+
+    def rater_axes(self, table: Any, fill: float) -> Any:
+        """A (G, S, S) table of slot pairs as the (G, R, R) table of rater pairs, ``fill``
+        where a rater has no rating in the group."""
+        _, _, slots = self.slots
+        if slots is None:
+            return table
+        enc = self.enc
+        out = np.full((enc.n_groups, enc.n_raters, enc.n_raters), fill, dtype=table.dtype)
+        g, a, b = np.nonzero((slots[:, :, None] >= 0) & (slots[:, None, :] >= 0))
+        out[g, slots[g, a], slots[g, b]] = table[g, a, b]
+        return out
 
     @cached_property
     def pair_margins(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
@@ -201,7 +272,8 @@ class RatingData:
         enc = self.enc
         if enc.rater is None:  # pragma: no cover - callers check first
             raise ValueError("no raters")
-        cells = enc.n_groups * enc.n_raters * enc.n_raters * max(enc.n_categories, 1)
+        n_slots = self.slots[1]
+        cells = enc.n_groups * n_slots * n_slots * max(enc.n_categories, 1)
         if cells > MAX_PAIR_CELLS:
             raise ValueError(
                 f"this analysis needs a table of every pair of the {enc.n_raters:,} raters "
@@ -218,14 +290,15 @@ class RatingData:
         enc = self.enc
         if enc.rater is None:  # pragma: no cover - callers check first
             raise ValueError("no raters")
+        slot, n_slots, _ = self.slots
         return (
             enc.group,
             enc.item,
-            enc.rater,
+            slot,
             enc.code,
             enc.n_items,
             enc.n_groups,
-            enc.n_raters,
+            n_slots,
             enc.n_categories,
         )
 
@@ -236,15 +309,16 @@ class RatingData:
         return _counts.pair_agreements(*self._annotations())
 
     def pair_confusion(self, first: IntArray, second: IntArray) -> FloatArray:
-        """The (G, K, K) confusion table of rater ``first[g]`` against ``second[g]`` in each
-        group ``g`` (two different raters per group), counting only those two raters'
-        annotations."""
+        """The (G, K, K) confusion table of the rater in slot ``first[g]`` (:attr:`slots`)
+        against the one in slot ``second[g]`` in each group ``g`` (two different slots per
+        group), counting only those two raters' annotations."""
         enc = self.enc
         if enc.rater is None:  # pragma: no cover - callers check first
             raise ValueError("no raters")
         group = enc.group[enc.item]
-        is_first = enc.rater == first[group]
-        keep = is_first | (enc.rater == second[group])
+        slot = self.slots[0]
+        is_first = slot == first[group]
+        keep = is_first | (slot == second[group])
         tables = _counts.pair_confusions(
             enc.group,
             enc.item[keep],
@@ -290,10 +364,11 @@ class RatingData:
         enc = self.enc
         if enc.raters is None or enc.rater is None:
             return _group_max(self.nik.sum(axis=1), enc.group, enc.n_groups)
-        # Distinct (group, rater) pairs: O(annotations), no (G, R, K) tensor needed.
-        key = enc.rater if enc.groups is None else self.annotation_group * enc.n_raters + enc.rater
-        pairs = distinct_keys(key, enc.n_groups * enc.n_raters)
-        counts = np.bincount(pairs // enc.n_raters, minlength=enc.n_groups)
+        # Distinct (group, slot) pairs: O(annotations), no (G, R, K) tensor needed.
+        slot, n_slots, _ = self.slots
+        key = slot if enc.groups is None else self.annotation_group * n_slots + slot
+        pairs = distinct_keys(key, enc.n_groups * n_slots)
+        counts = np.bincount(pairs // n_slots, minlength=enc.n_groups)
         return counts.astype(np.float64)
 
     @cached_property
@@ -408,7 +483,7 @@ class RatingData:
         if per_group.max() > 2:
             raters = self.rater_labels
             worst = int(np.argmax(per_group))
-            names = list(raters[active[worst]][:6])
+            names = list(raters[self.slot_raters[worst][active[worst]]][:6])
             where = "" if enc.groups is None else f" in group {_plain(enc.groups[worst])!r}"
             raise ValueError(
                 f"`{method}()` is defined for exactly two raters; got {int(per_group.max())}"

@@ -389,7 +389,14 @@ def conger_variance(
         raise ValueError("needs raters")
     w, _ = data.weights(options.get("weights"))
     item = V.conger_item_expected(
-        data.nck, w, data.rated_per_group, enc.group, enc.item, enc.rater, enc.code, enc.n_items
+        data.nck,
+        w,
+        data.rated_per_group,
+        enc.group,
+        enc.item,
+        data.slots[0],
+        enc.code,
+        enc.n_items,
     )
     return _linearised(data, options, parts, population, item, w)
 

@@ -1,7 +1,11 @@
 """Labels of per-annotator results: one row per annotator, or per (group, annotator) with
-``by=``; a *key* is ``group * n_raters + rater``."""
+``by=``; a *key* is one of the (group, rater) pairs that occur
+(:attr:`~pdagree.definitions.data.RatingData.rater_keys`), so that groups with raters of
+their own need keys for those pairs, not for every group x rater."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -15,25 +19,34 @@ __all__ = ["key_index", "keys_of"]
 def keys_of(data: RatingData, method: str) -> tuple[IntArray, IntArray]:
     """Per annotation its key, and per key its group (a ValueError naming ``method`` for a
     layout without raters)."""
-    rater = data.rater_codes(method)
-    enc = data.enc
-    key = enc.group[enc.item] * enc.n_raters + rater
-    key_group = np.arange(enc.n_groups * enc.n_raters, dtype=np.int64) // max(enc.n_raters, 1)
+    data.rater_codes(method)
+    key, key_group, _, _ = data.rater_keys
     return key, key_group
 
 
 def key_index(data: RatingData, keys: IntArray) -> pd.Index:
-    """The annotator (with ``by=``: group keys and annotator) of each key."""
+    """The annotator (with ``by=``: group keys and annotator) of each key.
+
+    Built from codes into the groups' and raters' labels, so no label is hashed again.
+    """
     enc = data.enc
-    raters = data.rater_labels[keys % enc.n_raters]
+    _, key_group, key_rater, _ = data.rater_keys
+    rater_code = key_rater[keys]
+    labels = data.rater_labels
+    rater_name = "rater" if labels.name is None else labels.name
     if enc.groups is None:
-        named: pd.Index = pd.Index(raters, name="rater" if raters.name is None else raters.name)
+        named: pd.Index = pd.Index(labels[rater_code], name=rater_name)
         return named
-    groups = enc.groups[keys // enc.n_raters]
-    frame = (
-        groups.to_frame(index=False)
-        if isinstance(groups, pd.MultiIndex)
-        else pd.DataFrame({groups.name: groups})
+    groups = enc.groups
+    group_code = key_group[keys]
+    levels: list[Any]
+    codes: list[Any]
+    if isinstance(groups, pd.MultiIndex):
+        levels = [*groups.levels, labels]
+        codes = [*(np.asarray(c)[group_code] for c in groups.codes), rater_code]
+    else:
+        levels, codes = [groups, labels], [group_code, rater_code]
+    index = pd.MultiIndex(
+        levels=levels, codes=codes, names=[*groups.names, rater_name], verify_integrity=False
     )
-    frame["rater" if raters.name is None else raters.name] = raters
-    return pd.MultiIndex.from_frame(frame)
+    return index.remove_unused_levels()
