@@ -486,3 +486,45 @@ def test_batches_that_keep_to_the_rules_still_add(tmp_path: Path) -> None:
         .add(TEXT.assign(i=[3] * 4, r=list("abcd"), l=2.0))
     )
     assert numbers.ratings.counts().shape[1] == 2
+
+
+def own_raters(n_groups: int, seed: int = 0) -> pd.DataFrame:
+    """``n_groups`` groups of 2 items, each rated by 3 raters of the group's own."""
+    rng = np.random.default_rng(seed)
+    g = np.repeat(np.arange(n_groups), 6)
+    return pd.DataFrame(
+        {
+            "g": g,
+            "item": np.repeat(np.arange(2 * n_groups), 3),
+            "rater": g * 3 + np.tile(np.arange(3), 2 * n_groups),
+            "label": rng.integers(0, 3, len(g)),
+        }
+    )
+
+
+def test_groups_with_raters_of_their_own_cost_their_pairs_not_groups_x_raters() -> None:
+    # #26 point 16: fleiss(by=) built the dense groups x all raters x categories tensor
+    # (2,000 groups: 2,000 x 6,000 x 3 float64, 275 MiB; 10^5 groups: 6.5 TiB)
+    import tracemalloc
+
+    arguments = {"item": "item", "rater": "rater", "label": "label", "by": "g"}
+    small = own_raters(60)
+    tally = Tally(**arguments).add(small.iloc[:200]).add(small.iloc[200:])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # groups of one label: nan on both sides
+        for name in ("fleiss", "gwet", "alpha", "bennett", "conger", "bias"):
+            same(getattr(tally, name)(), getattr(small.agree(**arguments), name)())
+        big = Tally(**arguments).add(own_raters(2000, seed=1))
+        tracemalloc.start()
+        try:
+            got = big.fleiss()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < 32 << 20
+    assert (got["n_raters"] == 3).all() and len(got) == 2000
+    huge = Tally(**arguments).add(own_raters(6000))
+    with pytest.raises(
+        ValueError, match=r"6,000 groups x 18,000 raters x 3 categories \(2\.4 GiB"
+    ):
+        huge.conger()  # needs the dense tensor: refused before it is allocated
