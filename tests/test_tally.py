@@ -504,7 +504,7 @@ def own_raters(n_groups: int, seed: int = 0) -> pd.DataFrame:
 
 def test_groups_with_raters_of_their_own_cost_their_pairs_not_groups_x_raters() -> None:
     # #26 point 16: fleiss(by=) built the dense groups x all raters x categories tensor
-    # (2,000 groups: 2,000 x 6,000 x 3 float64, 275 MiB; 10^5 groups: 6.5 TiB)
+    # (2,000 groups: 2,000 x 6,000 x 3 float64, 275 MiB; 10^5 groups: 720 GB)
     import tracemalloc
 
     arguments = {"item": "item", "rater": "rater", "label": "label", "by": "g"}
