@@ -67,6 +67,22 @@ class Tally:
     An item may straddle batches: its counts add. Memory grows with the non-zero
     (item, category) cells, the raters x categories counts, the distinct items, and (with
     ``check_duplicates``) the (item, rater) pairs: 8 bytes each, not the annotations.
+
+    A batch (or a tally added) that would break the label rules of the pandas path (an int
+    label after text labels, ``1`` after ``'1'``, a label outside an ordered Categorical of
+    earlier batches, a long frame added to a wide tally) is refused, and the tally is left
+    exactly as it was.
+
+    :meth:`save` replaces the file in one step (a temporary file in the same folder, flushed
+    to the disk, then ``os.replace``): a failed save leaves the previous file. The file is
+    sealed by a checksum of its members: it detects accidental damage (a flipped byte, a
+    truncated copy), not a deliberate edit, since anyone can compute it again. So
+    :meth:`load` also checks what it reads (only the known members, each one's size against
+    the header before reading it; keys sorted, distinct and within the registries; counts
+    whole and positive; registries without repeats; counters equal to the arrays; the label
+    rules) and refuses anything else as "not a readable pdagree tally". These checks
+    guarantee internal consistency only: a file that passes gives the pandas path's results
+    on *some* annotations, not necessarily those that were counted.
     """
 
     __slots__ = ("_counts", "_ratings")
