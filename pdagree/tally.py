@@ -29,12 +29,17 @@ import os
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
+import pandas as pd
+
 from ._warnings import PdagreeWarning, warn
 from .count_ratings import CountRatings
-from .counting._store import read_counts, write_counts
+from .counting._load import read_counts
+from .counting._rules import check_labels
+from .counting._store import write_counts
 from .counting.spec import Spec
 from .counting.state import Counts
 from .definitions.count_data import check_declared, count_data
+from .encoding._layout_checks import mixed_kinds_hint
 from .results import html_table
 
 __all__ = ["Tally"]
@@ -62,6 +67,22 @@ class Tally:
     An item may straddle batches: its counts add. Memory grows with the non-zero
     (item, category) cells, the raters x categories counts, the distinct items, and (with
     ``check_duplicates``) the (item, rater) pairs: 8 bytes each, not the annotations.
+
+    A batch (or a tally added) that would break the label rules of the pandas path (an int
+    label after text labels, ``1`` after ``'1'``, a label outside an ordered Categorical of
+    earlier batches, a long frame added to a wide tally) is refused, and the tally is left
+    exactly as it was.
+
+    :meth:`save` replaces the file in one step (a temporary file in the same folder, flushed
+    to the disk, then ``os.replace``): a failed save leaves the previous file. The file is
+    sealed by a checksum of its members: it detects accidental damage (a flipped byte, a
+    truncated copy), not a deliberate edit, since anyone can compute it again. So
+    :meth:`load` also checks what it reads (only the known members, each one's size against
+    the header before reading it; keys sorted, distinct and within the registries; counts
+    whole and positive; registries without repeats; counters equal to the arrays; the label
+    rules) and refuses anything else as "not a readable pdagree tally". These checks
+    guarantee internal consistency only: a file that passes gives the pandas path's results
+    on *some* annotations, not necessarily those that were counted.
     """
 
     __slots__ = ("_counts", "_ratings")
@@ -106,23 +127,40 @@ class Tally:
         """
         trial = Counts.of_frame(batch, self._counts.spec)
         message = trial.missing_by_message()
-        self._absorb(trial)
+        columns = list(trial.raters.index()) if trial.spec.layout == "wide" else []
+        self._counts = self._checked(self._counts.plus(trial), "batch", batch, columns)
+        self._ratings = None
         if message:
             warn(message, PdagreeWarning)
         return self
 
-    def _absorb(self, other: Counts) -> None:
-        spec = self._counts.spec
-        if spec.categories is not None and len(other.labels):
-            # A label outside the declared scale is refused before anything is added.
-            check_declared(other)
-        self._counts = self._counts.plus(other)  # a refused batch leaves the counts as they were
-        self._ratings = None
+    def _checked(
+        self, state: Counts, what: str, batch: Any = None, columns: Sequence[Hashable] = ()
+    ) -> Counts:
+        """``state``, the would-be counts with the ``what`` added, when the pandas path's
+        label rules hold on it; else the rules' error, saying that the ``what`` is refused
+        (and, for labels of different kinds, which of the wide ``batch``'s rater ``columns``
+        hold which)."""
+        before = self._counts
+        if state.spec.categories is not None and len(state.labels) != len(before.labels):
+            check_declared(state)  # the message counts the ratings of the labels left out
+        if len(state.labels) == len(before.labels) and state.from_dtype is before.from_dtype:
+            return state  # the labels are those already checked
+        try:
+            check_labels(state)
+        except (TypeError, ValueError) as exc:
+            hint = ""
+            if columns and isinstance(exc, TypeError):
+                cause = mixed_kinds_hint(pd.DataFrame(batch[list(columns)]))
+                hint = f" {cause[0].upper()}{cause[1:]}" if cause else ""
+            refused = f"the {what} is refused and the tally left as it was: "
+            raise type(exc)(f"{refused}{exc}{hint}") from None
+        return state
 
     def __add__(self, other: object) -> Tally:
         if not isinstance(other, Tally):
             return NotImplemented
-        return Tally._of(self._counts.plus(other._counts))
+        return Tally._of(self._checked(self._counts.plus(other._counts), "tally added"))
 
     # ----------------------------------------------------------------------- reading
 

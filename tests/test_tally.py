@@ -149,11 +149,20 @@ def test_a_pair_seen_in_two_batches_is_refused_unless_unchecked() -> None:
     first, second = df.iloc[:100], df.iloc[[0]].assign(label=9)
     tally = Tally.from_frame(first, item="item", rater="rater", label="label")
     before = tally.fleiss()
+    pair = (int(df["item"].iloc[0]), df["rater"].iloc[0])
     with pytest.raises(ValueError) as got:
         tally.add(second)
-    with pytest.raises(ValueError) as want:
-        pd.concat([first, second]).agree(item="item", rater="rater", label="label")
-    assert str(got.value) == str(want.value)
+    # #26: a pair seen in an earlier batch is named as counted already, not "more than one
+    # label" (the batch may carry the same label, as a batch added twice does)
+    assert str(got.value) == (
+        f"1 (item, rater) pairs were counted already, e.g. [{pair!r}]: the tally holds an "
+        "annotation of each from an earlier batch (or from both tallies added), as a batch "
+        "added twice gives. Leave those annotations out of the batch (or rebuild the tally "
+        "without the repeated batch); with `check_duplicates=False` a repeated pair is "
+        "counted as a new annotation."
+    )
+    with pytest.raises(ValueError, match=r"5 \(item, rater\) pairs were counted already"):
+        tally.add(first.iloc[:5])  # the same batch again
     same(tally.fleiss(), before)  # the refused batch left the tally as it was
     assert tally.n_batches == 1
     loose = Tally.from_frame(first, item="item", rater="rater", label="label",
@@ -223,7 +232,7 @@ def test_save_and_load_round_trip(tmp_path: Path, by: str | None) -> None:
     for name in ("fleiss", "alpha", "bias", "counts"):
         same(getattr(loaded, name)(), getattr(tally, name)())
     loaded.add(df.iloc[:0])
-    with pytest.raises(ValueError, match="more than one label"):
+    with pytest.raises(ValueError, match="pairs were counted already"):
         loaded.add(df.iloc[:5])  # the pairs were saved too
 
 
@@ -400,3 +409,122 @@ def test_runs_add_up_as_one_sort_would(batches: list[list[int]]) -> None:
         counts, np.bincount(inverse, weights=weights, minlength=len(unique))
     )
     assert runs.contains(unique).all() and not runs.contains(np.array([-1, 41])).any()
+
+
+# ------------------------------------------------------------------ #26: refused batches
+
+
+def state(tally: Tally) -> tuple[Any, ...]:
+    """Everything a tally holds, comparable."""
+    counts = tally._counts
+    arrays = [a.tolist() for name in ("nik", "nck") for a in getattr(counts, name).merged()]
+    pairs = None if counts.pairs is None else counts.pairs.merged()[0].tolist()
+    registries = [getattr(counts, n).index().tolist() for n in ("items", "groups", "raters",
+                                                                "labels")]  # fmt: skip
+    dtype = counts.from_dtype
+    return (
+        arrays, pairs, registries, counts.n_batches, counts.n_rows, counts.n_annotations,
+        counts.n_missing_by, dict(counts.missing_by),
+        None if dtype is None else (dtype.categories.tolist(), dtype.ordered),
+    )  # fmt: skip
+
+
+LONG = {"item": "i", "rater": "r", "label": "l"}
+TEXT = pd.DataFrame({"i": [1, 1, 2, 2], "r": ["a", "b"] * 2, "l": ["x", "y", "x", "x"]})
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "arguments", "error", "message"),
+    [
+        (TEXT, TEXT.assign(i=[3, 3, 4, 4], l=[1, 1, 2, 2]), LONG, TypeError,
+         r"labels of different types \['int', 'str'\] cannot be put in order"),
+        (TEXT.assign(l=["1", "2", "1", "1"]), TEXT.assign(i=[3, 3, 4, 4], l=[1, 1, 2, 2]),
+         LONG, ValueError, r"labels '1' and 1 are one number, 1.0, written 2 ways"),
+        (TEXT.assign(l=pd.Categorical(TEXT["l"], categories=["x", "y"], ordered=True)),
+         TEXT.assign(i=[3, 3, 4, 4], l=["z", "x", "x", "x"]), LONG, ValueError,
+         r"labels \['z'\] are not among the categories \['x', 'y'\] of the ordered "
+         r"Categorical"),
+        (pd.DataFrame({"a": ["x", "y", "x"], "b": ["x", "x", "y"]}), TEXT, {}, TypeError,
+         r"cannot be put in order.* The rater columns hold different kinds of labels \('i' "
+         r"holds numbers; 'r', 'l' hold text\): a long frame read as wide"),
+    ],
+)  # fmt: skip
+def test_a_batch_that_would_break_every_result_is_refused(
+    tmp_path: Path, first: pd.DataFrame, second: pd.DataFrame, arguments: dict[str, Any],
+    error: type[Exception], message: str,
+) -> None:  # fmt: skip
+    # #26: such a batch was counted, and every later method (and the saved file) failed
+    tally = Tally(**arguments).add(first)
+    before, value = state(tally), float(tally.fleiss())
+    with pytest.raises(error, match=r"^the batch is refused and the tally left as it was: "):
+        tally.add(second)
+    with pytest.raises(error, match=message):
+        tally.add(second)
+    assert state(tally) == before
+    assert float(tally.fleiss()) == value == float(first.agree(**arguments).fleiss())
+    path = tmp_path / "t.npz"
+    tally.save(path)
+    assert state(Tally.load(path)) == before
+    if not arguments:
+        return  # a long frame is refused by a wide tally of its own too
+    other = Tally(**arguments).add(second)  # alone, the batch is fine; added, it is not
+    with pytest.raises(error, match=r"^the tally added is refused and the tally left as it"):
+        _ = tally + other
+    assert state(tally) == before
+
+
+def test_batches_that_keep_to_the_rules_still_add(tmp_path: Path) -> None:
+    ordered = pd.CategoricalDtype(["x", "y", "z"], ordered=True)
+    first = TEXT.assign(l=TEXT["l"].astype(ordered))
+    second = TEXT.assign(i=[3, 3, 4, 4], l=["z", "x", "x", "x"])  # plain labels within the scale
+    tally = Tally(**LONG).add(first).add(second)
+    want = pd.concat([first, second.assign(l=second["l"].astype(ordered))]).agree(**LONG)
+    same(tally.fleiss(), want.fleiss())
+    numbers = (
+        Tally(**LONG)
+        .add(TEXT.assign(l=[1, 2, 1, 1]))
+        .add(TEXT.assign(i=[3] * 4, r=list("abcd"), l=2.0))
+    )
+    assert numbers.ratings.counts().shape[1] == 2
+
+
+def own_raters(n_groups: int, seed: int = 0) -> pd.DataFrame:
+    """``n_groups`` groups of 2 items, each rated by 3 raters of the group's own."""
+    rng = np.random.default_rng(seed)
+    g = np.repeat(np.arange(n_groups), 6)
+    return pd.DataFrame(
+        {
+            "g": g,
+            "item": np.repeat(np.arange(2 * n_groups), 3),
+            "rater": g * 3 + np.tile(np.arange(3), 2 * n_groups),
+            "label": rng.integers(0, 3, len(g)),
+        }
+    )
+
+
+def test_groups_with_raters_of_their_own_cost_their_pairs_not_groups_x_raters() -> None:
+    # #26 point 16: fleiss(by=) built the dense groups x all raters x categories tensor
+    # (2,000 groups: 2,000 x 6,000 x 3 float64, 275 MiB; 10^5 groups: 720 GB)
+    import tracemalloc
+
+    arguments = {"item": "item", "rater": "rater", "label": "label", "by": "g"}
+    small = own_raters(60)
+    tally = Tally(**arguments).add(small.iloc[:200]).add(small.iloc[200:])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # groups of one label: nan on both sides
+        for name in ("fleiss", "gwet", "alpha", "bennett", "conger", "bias"):
+            same(getattr(tally, name)(), getattr(small.agree(**arguments), name)())
+        big = Tally(**arguments).add(own_raters(2000, seed=1))
+        tracemalloc.start()
+        try:
+            got = big.fleiss()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < 32 << 20
+    assert (got["n_raters"] == 3).all() and len(got) == 2000
+    huge = Tally(**arguments).add(own_raters(6000))
+    with pytest.raises(
+        ValueError, match=r"6,000 groups x 18,000 raters x 3 categories \(2\.4 GiB"
+    ):
+        huge.conger()  # needs the dense tensor: refused before it is allocated

@@ -23,22 +23,21 @@ anything else is refused when saving, naming it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import itertools
 import json
 import os
+import secrets
 import zipfile
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..encoding._labels import DtypeCategories
-from ._runs import KeyCounts, Registry
-from .spec import Spec
+from ._runs import Registry
 from .state import Counts
 
-__all__ = ["FORMAT", "VERSION", "read_counts", "write_counts"]
+__all__ = ["FORMAT", "VERSION", "seal", "write_counts"]
 
 FORMAT = "pdagree.Tally"
 VERSION = 1
@@ -58,14 +57,6 @@ def _to_json(value: Any, what: str) -> Any:
         f"a tally is saved without pickle, so {what} must be numbers, text, booleans or "
         f"tuples of these; got {value!r} ({type(value).__name__})."
     )
-
-
-def _from_json(value: Any) -> Any:
-    if isinstance(value, dict) and set(value) == {"tuple"}:
-        return tuple(_from_json(v) for v in value["tuple"])
-    if isinstance(value, list):
-        return [_from_json(v) for v in value]
-    return value
 
 
 # --------------------------------------------------------------------------- key arrays
@@ -90,22 +81,6 @@ def _put_level(
     return {"kind": "json", "dtype": dtype, "values": [_to_json(v, what) for v in items]}
 
 
-def _get_level(entry: dict[str, Any], name: str, data: Any) -> pd.Index:
-    kind = entry["kind"]
-    if kind == "array":
-        values: Any = data[name]
-    elif kind == "text":
-        raw = data[f"{name}.bytes"].tobytes()
-        cuts = data[f"{name}.offsets"]
-        values = [raw[a:b].decode("utf-8") for a, b in itertools.pairwise(cuts)]
-    else:
-        values = [_from_json(v) for v in entry["values"]]
-    try:
-        return pd.Index(values, dtype=entry["dtype"], tupleize_cols=False)
-    except (TypeError, ValueError):
-        return pd.Index(values, tupleize_cols=False)
-
-
 def _put_index(
     index: pd.Index, name: str, arrays: dict[str, np.ndarray[Any, Any]], what: str
 ) -> dict[str, Any]:
@@ -118,18 +93,10 @@ def _put_index(
     return {"names": names, "levels": described}
 
 
-def _get_index(entry: dict[str, Any], name: str, data: Any) -> pd.Index:
-    levels = [_get_level(e, f"{name}.{j}", data) for j, e in enumerate(entry["levels"])]
-    names = [_from_json(n) for n in entry["names"]]
-    if len(levels) == 1:
-        return levels[0].rename(names[0])
-    return pd.MultiIndex.from_arrays(levels, names=names)
-
-
 # --------------------------------------------------------------------------- files
 
 
-def _seal(archive: zipfile.ZipFile) -> bytes:
+def seal(archive: zipfile.ZipFile) -> bytes:
     """The archive comment that seals its members: a digest of their names, sizes and
     CRC-32s (the CRCs zipfile checks the bytes against on every read)."""
     h = hashlib.sha256()
@@ -174,62 +141,53 @@ def write_counts(counts: Counts, path: str | os.PathLike[str], compress: bool = 
         "registries": registries,
     }
     blob = np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)
-    with open(path, "wb") as handle:
-        save = np.savez_compressed if compress else np.savez
-        save(handle, header=blob, **arrays)  # type: ignore[arg-type]
-    with zipfile.ZipFile(path, "a") as archive:  # the comment only: the members stay
-        archive.comment = _seal(archive)
+    save = np.savez_compressed if compress else np.savez
+    _replace_atomically(path, lambda handle: _write_archive(handle, save, blob, arrays))
 
 
-def _damaged(path: Any, why: str) -> ValueError:
-    return ValueError(
-        f"{os.fspath(path)!r} is not a readable pdagree tally ({why}); it may be damaged or "
-        "written by something else. Save the tally again."
-    )
+def _write_archive(handle: Any, save: Any, blob: Any, arrays: dict[str, Any]) -> None:
+    save(handle, header=blob, **arrays)
+    handle.seek(0)
+    with zipfile.ZipFile(handle, "a") as archive:  # the comment only: the members stay
+        archive.comment = seal(archive)
 
 
-def read_counts(path: str | os.PathLike[str]) -> Counts:
-    """The counts :func:`write_counts` wrote to ``path``."""
-    with open(path, "rb") as handle:  # FileNotFoundError as it is
-        try:
-            with zipfile.ZipFile(handle) as archive:
-                sealed = archive.comment == _seal(archive)
-            handle.seek(0)
-            with np.load(handle, allow_pickle=False) as data:  # each member's CRC-32 checked
-                members = {name: data[name] for name in data.files}
-        except (zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError) as exc:
-            raise _damaged(path, f"{type(exc).__name__}: {exc}") from None
+def _replace_atomically(path: str | os.PathLike[str], write: Any) -> None:
+    """Call ``write`` on a new file beside ``path``, flush it to the disk, then put it in
+    ``path``'s place in one step (``os.replace``): ``path`` holds the old file or the new
+    one, never a part of either; a failed write removes the new file and leaves the old."""
+    target = os.fspath(path)
+    folder, name = os.path.split(os.path.abspath(target))
+    while True:
+        temporary = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
+        try:  # mode 0o666 less the umask, as open() gives a new file
+            fd = os.open(temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:  # pragma: no cover - 48 random bits taken
+            continue
     try:
-        header = json.loads(members.pop("header").tobytes().decode("utf-8"))
-    except (KeyError, ValueError) as exc:
-        raise _damaged(path, "no header") from exc
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise _damaged(path, "not a tally file")
-    if header.get("version") != VERSION:
-        raise ValueError(
-            f"{os.fspath(path)!r} is a tally of format version {header.get('version')!r}; "
-            f"this pdagree reads version {VERSION}. Read it with the pdagree that wrote it and "
-            "rebuild the tally from the annotations."
-        )
-    if not sealed:
-        raise _damaged(path, "its arrays do not match the checksum written with them")
-    arguments: dict[str, Any] = {k: _from_json(v) for k, v in header["spec"].items()}
-    counts = Counts(Spec.of(**arguments))
-    registries = header["registries"]
-    for name in ("items", "groups", "raters", "labels"):
-        index = _get_index(registries[name], name, members)
-        registry: Registry = getattr(counts, name)
-        registry.runs = [index] if len(index) else []
-    if header["ordered"] is not None:
-        categories = _get_index(registries["dtype"], "dtype", members)
-        counts.from_dtype = DtypeCategories(categories, ordered=bool(header["ordered"]))
-    counts.nik = KeyCounts([(members["nik.keys"], members["nik.counts"])])
-    counts.nck = KeyCounts([(members["nck.keys"], members["nck.counts"])])
-    if counts.pairs is not None:
-        counts.pairs = KeyCounts([(members["pairs.keys"], np.ones(len(members["pairs.keys"])))])
-    counts.n_batches = int(header["n_batches"])
-    counts.n_rows = int(header["n_rows"])
-    counts.n_annotations = int(header["n_annotations"])
-    counts.n_missing_by = int(header["n_missing_by"])
-    counts.missing_by = {_from_json(c): int(n) for c, n in header["missing_by"]}
-    return counts
+        with os.fdopen(fd, "w+b") as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    _sync_folder(folder)
+
+
+def _sync_folder(folder: str) -> None:
+    """Flush the folder's entry of the replaced file (POSIX; a no-op where folders cannot
+    be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - file systems without it
+        pass
+    finally:
+        os.close(fd)

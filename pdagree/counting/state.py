@@ -31,7 +31,7 @@ from ._batch import Batch, read_batch
 from ._runs import ITEMS, LIMIT, KeyCounts, Registry, check_sizes, pack, unpack
 from .spec import Spec
 
-__all__ = ["Counts", "add_missing_by", "add_rater_counts", "repeated_error"]
+__all__ = ["Counts", "add_missing_by", "add_rater_counts", "already_counted", "repeated_error"]
 
 
 class Counts:
@@ -201,11 +201,10 @@ class Counts:
         keys = pack(item, rater)
         seen = pairs.contains(keys)
         if seen.any():
-            n = int(seen.sum())
             items = self.items.take(item[seen])
             raters = self.raters.take(rater[seen])
             if self.repeated is None:
-                raise repeated_pairs(np.arange(n) * n + np.arange(n), items, raters)
+                raise already_counted(items, raters)
             self.repeated.append((items, raters))
             keys = keys[~seen]
         pairs.add(keys)
@@ -298,6 +297,19 @@ class Counts:
             f"{len(self.labels):,} labels{by}; {self.n_annotations:,} annotations in "
             f"{self.n_batches:,} batch{'' if self.n_batches == 1 else 'es'}"
         )
+
+
+def already_counted(items: pd.Index, raters: pd.Index) -> ValueError:
+    """The error for (item, rater) pairs of a batch (or a tally added) that the tally has
+    counted already: the keys ``items`` and ``raters`` of each."""
+    pairs = list(zip(items.tolist(), raters.tolist(), strict=True))
+    return ValueError(
+        f"{len(pairs)} (item, rater) pairs were counted already, e.g. {_fmt(pairs)}: the tally "
+        "holds an annotation of each from an earlier batch (or from both tallies added), as a "
+        "batch added twice gives. Leave those annotations out of the batch (or rebuild the "
+        "tally without the repeated batch); with `check_duplicates=False` a repeated pair is "
+        "counted as a new annotation."
+    )
 
 
 def repeated_error(

@@ -15,6 +15,7 @@ instead of a wrong number.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NoReturn
 
@@ -36,6 +37,7 @@ __all__ = [
     "AnnotationsNeeded",
     "CountData",
     "NoAnnotations",
+    "RaterCells",
     "check_declared",
     "count_data",
     "label_codes",
@@ -73,26 +75,98 @@ def needs_items(what: str) -> AnnotationsNeeded:
     )
 
 
+#: The largest dense (groups, raters, categories) tensor built from count tensors (1 GiB of
+#: float64): ``by=`` groups with raters of their own need few of its cells.
+MAX_RATER_CELLS = 1 << 27
+
+
+@dataclass(frozen=True, eq=False)
+class RaterCells:
+    """The non-zero cells of ``n_gck`` (ratings of rater ``c`` in category ``k`` within group
+    ``g``): ``group``, ``rater``, ``code`` and ``count`` per cell, and the tensor's
+    ``shape`` (G, R, K). With ``by=`` groups that have raters of their own, the cells are
+    the (group, rater) pairs that occur, where the dense tensor is groups x all raters."""
+
+    group: IntArray
+    rater: IntArray
+    code: IntArray
+    count: FloatArray
+    shape: tuple[int, int, int]
+
+    def dense(self) -> FloatArray:
+        """The (G, R, K) tensor, refused before it is allocated when too large."""
+        n_groups, n_raters, n_categories = self.shape
+        cells = n_groups * n_raters * n_categories
+        if cells > MAX_RATER_CELLS:
+            raise ValueError(
+                f"this analysis needs the table of {n_groups:,} groups x {n_raters:,} raters x "
+                f"{n_categories} categories ({cells * 8 / 2**30:.1f} GiB), which is too large "
+                "for counts; fleiss, bennett, gwet, alpha, observed and spa work without it. "
+                "Split the raters' groups into tallies of their own, or run it on the pandas "
+                "path."
+            )
+        flat = (self.group * n_raters + self.rater) * n_categories + self.code
+        total = np.bincount(flat, weights=self.count, minlength=cells)
+        out: FloatArray = total.reshape(self.shape).astype(np.float64)
+        return out
+
+    def active(self) -> FloatArray:
+        """Raters with a rating, per group, from the cells alone."""
+        n_groups, n_raters, _ = self.shape
+        pairs = np.unique(self.group[self.count > 0] * n_raters + self.rater[self.count > 0])
+        return np.bincount(pairs // n_raters, minlength=n_groups).astype(np.float64)
+
+    def subset(self, groups: IntArray, categories: BoolArray) -> RaterCells:
+        """The cells of the groups ``groups`` (distinct) and the categories ``categories``."""
+        n_groups, n_raters, n_categories = self.shape
+        new_group = np.full(n_groups, -1, dtype=np.int64)
+        new_group[groups] = np.arange(len(groups), dtype=np.int64)
+        new_code = np.full(n_categories, -1, dtype=np.int64)
+        new_code[categories] = np.arange(int(categories.sum()), dtype=np.int64)
+        g, k = new_group[self.group], new_code[self.code]
+        keep = (g >= 0) & (k >= 0)
+        shape = (len(groups), n_raters, int(categories.sum()))
+        return RaterCells(g[keep], self.rater[keep], k[keep], self.count[keep], shape)
+
+
 class CountData(RatingData):
     """:class:`~pdagree.definitions.RatingData` from count tensors.
 
     ``enc`` holds the non-zero ``n_ik`` cells as entries (``weight``: their counts) and no
     per-entry rater (``enc.rater is None``, ``enc.raters`` the rater labels); ``nck`` is the
-    (G, R, K) tensor of the raters' category counts per group.
+    (G, R, K) tensor of the raters' category counts per group, given or built on first use
+    from its non-zero cells (:class:`RaterCells`, which is what the coefficients that need
+    only the raters per group read).
     """
 
     __slots__ = ()
 
-    def __init__(self, enc: Encoded, nck: FloatArray, category_mask: Any = "auto") -> None:
+    def __init__(
+        self, enc: Encoded, nck: FloatArray | RaterCells, category_mask: Any = "auto"
+    ) -> None:
         super().__init__(enc, category_mask)
-        self.__dict__["nck"] = np.asarray(nck, dtype=np.float64)
+        if isinstance(nck, RaterCells):
+            self.__dict__["rater_cells"] = nck
+        else:
+            self.__dict__["rater_cells"] = None
+            self.__dict__["nck"] = np.asarray(nck, dtype=np.float64)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (CountData, (self.enc, self.nck, self._given_mask))
+        cells = self.__dict__["rater_cells"]
+        return (CountData, (self.enc, self.nck if cells is None else cells, self._given_mask))
+
+    @cached_property
+    def nck(self) -> FloatArray:
+        """``n_gck`` (G, R, K), built from the cells on first use."""
+        cells: RaterCells = self.__dict__["rater_cells"]
+        return cells.dense()
 
     @cached_property
     def active_raters(self) -> FloatArray:
         """Raters with a rating, per group: those with a non-zero row in ``n_gck``."""
+        cells: RaterCells | None = self.__dict__["rater_cells"]
+        if cells is not None:
+            return cells.active()
         counts = (self.nck.sum(axis=-1) > 0).sum(axis=-1)
         return np.asarray(counts, dtype=np.float64)
 
@@ -131,6 +205,9 @@ class CountData(RatingData):
 
     def subset(self, groups: IntArray, categories: BoolArray) -> tuple[RatingData, IntArray]:
         sub, items = super().subset(groups, categories)
+        cells: RaterCells | None = self.__dict__["rater_cells"]
+        if cells is not None and len(np.unique(groups)) == len(groups):
+            return CountData(sub.enc, cells.subset(groups, categories), None), items
         nck = self.nck[groups][:, :, categories]
         return CountData(sub.enc, nck, category_mask=None), items
 
@@ -237,21 +314,24 @@ def _rater_tensor(
     n_groups: int,
     raters: pd.Index,
     n_categories: int,
-) -> FloatArray:
-    """``n_gck`` from the counted (group, rater, label) cells, the codes of each in the
-    final order; refused below two raters with ratings."""
+) -> RaterCells:
+    """``n_gck``'s non-zero cells from the counted (group, rater, label) cells, the codes of
+    each in the final order; refused below two raters with ratings."""
     keys, values = nck.merged()
     g, c, k = unpack(keys, 3)
-    flat = (group_of[g] * len(raters) + rater_of[c]) * n_categories + label_of[k]
-    total = np.bincount(flat, weights=values, minlength=n_groups * len(raters) * n_categories)
-    out: FloatArray = total.reshape(n_groups, len(raters), n_categories).astype(np.float64)
-    active = out.sum(axis=(0, 2)) > 0
+    group, rater, code = group_of[g], rater_of[c], label_of[k]
+    keep = (code >= 0) & (group >= 0) & (values > 0)
+    if not keep.all():
+        group, rater, code, values = group[keep], rater[keep], code[keep], values[keep]
+    active = np.zeros(len(raters), dtype=bool)
+    active[rater] = True
     if active.sum() < 2:
         raise ValueError(
             f"agreement needs at least two raters with ratings; the data have "
             f"{int(active.sum())} ({_fmt(list(raters[active]))})."
         )
-    return out
+    shape = (n_groups, len(raters), n_categories)
+    return RaterCells(group, rater, code, np.asarray(values, dtype=np.float64), shape)
 
 
 def count_data(counts: Counts) -> CountData:
