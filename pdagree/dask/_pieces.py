@@ -88,7 +88,7 @@ def _count(key: IntArray, size: int, weight: Any = None) -> tuple[IntArray, IntA
     each occurs (or the sum of its ``weight``): one ``np.bincount`` when ``size`` is within a
     few times the number of keys, else a sort."""
     key = np.asarray(key, dtype=np.int64)
-    if size <= 4 * key.size + 4096:
+    if size <= 8 * key.size + (1 << 20):
         total = np.bincount(key, weights=weight, minlength=size)
         present = np.flatnonzero(total)
         return present.astype(np.int64), np.rint(total[present]).astype(np.int64)
@@ -107,11 +107,10 @@ def _shard_of(items: pd.Index, n_shards: int) -> IntArray:
     return (hashed % np.uint64(n_shards)).astype(np.int64)
 
 
-def _split(shard: IntArray, n_shards: int) -> tuple[IntArray, IntArray]:
-    """The positions of ``shard`` grouped by shard (stable) and each shard's bounds."""
-    order = np.argsort(shard.astype(np.int16 if n_shards < 2**15 else np.int64), kind="stable")
-    bounds = np.concatenate([[0], np.cumsum(np.bincount(shard, minlength=n_shards))])
-    return order, bounds
+def _split(shard: IntArray, n_shards: int) -> list[IntArray]:
+    """The positions of each shard's entries in ``shard``, in order: one comparison per
+    shard (a few: about the square root of the partitions), no sort."""
+    return [np.flatnonzero(shard == j) for j in range(n_shards)]
 
 
 def partition_pieces(frame: Any, spec: Spec, n_shards: int) -> list[Piece]:
@@ -133,21 +132,20 @@ def partition_pieces(frame: Any, spec: Spec, n_shards: int) -> list[Piece]:
         (group * rater_width + batch.rater) * width + batch.code, n_groups * rater_width * width
     )
     nck = pack(joint // (rater_width * width), (joint // width) % rater_width, joint % width)
-    shard = _shard_of(batch.items, n_shards)
-    item_order, item_bounds = _split(shard, n_shards)
+    shard = _shard_of(batch.items, n_shards).astype(np.int32)
+    item_cuts = _split(shard, n_shards)
     local = np.empty(n_items, dtype=np.int64)
-    sizes = np.diff(item_bounds)
-    local[item_order] = np.arange(n_items) - np.repeat(item_bounds[:-1], sizes)
-    cell_order, cell_bounds = _split(shard[cell_item], n_shards)
+    for cut in item_cuts:  # the shard's own codes, in the items' order
+        local[cut] = np.arange(len(cut))
+    cell_cuts = _split(shard[cell_item], n_shards)
     check = spec.check_duplicates
-    if check:
-        pair_order, pair_bounds = _split(shard[batch.item], n_shards)
+    pair_cuts = _split(shard[batch.item], n_shards) if check else None
     wide = spec.layout == "wide"
     pieces = []
     for j in range(n_shards):  # over the shards (about the square root of the partitions)
-        cut = cell_order[cell_bounds[j] : cell_bounds[j + 1]]
-        pairs = pair_order[pair_bounds[j] : pair_bounds[j + 1]] if check else None
-        items = batch.items[item_order[item_bounds[j] : item_bounds[j + 1]]]
+        cut = cell_cuts[j]
+        pairs = None if pair_cuts is None else pair_cuts[j]
+        items = batch.items[item_cuts[j]]
         pieces.append(
             Piece(
                 spec,
