@@ -177,7 +177,7 @@ def run(
     seed: int,
     pandas_upto: int,
     straddling: list[int] | None = None,
-    n_parts: int = 20,
+    straddling_parts: int = 20,
     repeat: int = 3,
 ) -> dict[str, Any]:
     import dask.dataframe as dd
@@ -256,7 +256,7 @@ def run(
                     assert abs(row["value"] - local_values[0]) < tolerance
                     assert abs(row["alpha"] - local_values[1]) < tolerance
                     row["pandas_seconds"] = seconds
-        straddled = run_straddling(client, straddling or [], n_parts, repeat, seed)
+        straddled = run_straddling(client, straddling or [], straddling_parts, repeat, seed)
     finally:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
