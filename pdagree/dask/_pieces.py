@@ -107,7 +107,7 @@ def _shard_of(items: pd.Index, n_shards: int) -> IntArray:
     return (hashed % np.uint64(n_shards)).astype(np.int64)
 
 
-def _split(shard: IntArray, n_shards: int) -> list[IntArray]:
+def _split(shard: np.ndarray[Any, Any], n_shards: int) -> list[IntArray]:
     """The positions of each shard's entries in ``shard``, in order: one comparison per
     shard (a few: about the square root of the partitions), no sort."""
     return [np.flatnonzero(shard == j) for j in range(n_shards)]
