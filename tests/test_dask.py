@@ -344,3 +344,110 @@ def test_many_distinct_labels_keep_the_items(client: Any) -> None:
     got, want = both(ddf, False, item="item", rater="rater", label="label")
     same(got.alpha("interval"), want.alpha("interval"))
     same(got.fleiss(), want.fleiss())
+
+
+def _straddling(seed: int, n_items: int = 600, n_raters: int = 6) -> pd.DataFrame:
+    """Every item rated by most raters, the rows in one random order (as exports come in
+    annotation order): an item's ratings are spread over the partitions."""
+    rng = np.random.default_rng(seed)
+    cells = np.flatnonzero(rng.random(n_items * n_raters) < 0.8)
+    item, rater = cells // n_raters, cells % n_raters
+    truth = rng.integers(0, 3, n_items)
+    label = np.where(rng.random(cells.size) < 0.7, truth[item], rng.integers(0, 3, cells.size))
+    frame = pd.DataFrame(
+        {
+            "item": [f"doc{i}" for i in item],
+            "rater": [f"r{r}" for r in rater],
+            "label": np.array(["neg", "neu", "pos"], dtype=object)[label],
+            "g": np.where(item % 4 == 0, "a", "b"),
+        }
+    )
+    return frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+
+
+@pytest.mark.parametrize("fan_in", [2, 32])
+@pytest.mark.parametrize("split_out", [1, 3])
+@pytest.mark.parametrize("by", [None, "g"])
+def test_straddling_items_in_many_partitions_equal_the_pandas_path(
+    client: Any, monkeypatch: pytest.MonkeyPatch, fan_in: int, split_out: int, by: str | None
+) -> None:
+    # Shuffled rows in 40 partitions: each item's ratings lie in several of them, combined
+    # in one step per shard or, with a small fan-in, in a tree of several levels (#26).
+    monkeypatch.setattr(pdagree.dask._reduce, "FAN_IN", fan_in)
+    frame = _straddling(11)
+    ddf = dd.from_pandas(frame, npartitions=40, sort=False)
+    spread = frame.assign(part=np.arange(len(frame)) * 40 // len(frame))
+    assert spread.groupby("item")["part"].nunique().min() >= 2
+    args = {"item": "item", "rater": "rater", "label": "label", "by": by, "split_out": split_out}
+    want = ddf.compute().agree(item="item", rater="rater", label="label", by=by)
+    for keep_items in (False, True):
+        got = ddf.agree(**args, keep_items=keep_items)
+        for name in ROW_COEFFICIENTS:
+            same(getattr(got, name)(), getattr(want, name)())
+        same(got.frequencies(), want.frequencies())
+    same(got.spa(), want.spa())
+    same(got.counts(), want.counts())
+
+
+@pytest.mark.parametrize("fan_in", [2, 3, 32])
+def test_pairs_repeated_in_partitions_combined_at_every_level_are_found(
+    client: Any, monkeypatch: pytest.MonkeyPatch, fan_in: int
+) -> None:
+    # A pair labelled twice in the first and the last partition meets only at the root, one
+    # in neighbouring partitions in the first combine, one within a partition at once.
+    monkeypatch.setattr(pdagree.dask._reduce, "FAN_IN", fan_in)
+    frame = _straddling(12)
+    n_parts, size = 9, -(-len(frame) // 9)
+    first, last = frame.iloc[0], frame.iloc[len(frame) - 1]
+    extra = pd.DataFrame(
+        [
+            {**first.to_dict(), "label": "other"},  # partition 0 and partition 8
+            {**frame.iloc[size].to_dict(), "label": "other"},  # partition 1 and partition 0
+            {**last.to_dict(), "label": "other"},  # partition 8, twice within it
+        ]
+    )
+    rows = [frame.iloc[:1], extra.iloc[1:2], frame.iloc[1:], extra.iloc[[2, 0]]]
+    twice = pd.concat(rows, ignore_index=True)
+    with pytest.raises(ValueError) as want:
+        twice.agree(item="item", rater="rater", label="label")
+    assert "3 (item, rater) pairs have more than one label" in str(want.value)
+    ddf = dd.from_pandas(twice, npartitions=n_parts, sort=False)
+    for split_out in (1, 2):
+        with pytest.raises(ValueError) as got:
+            ddf.agree(item="item", rater="rater", label="label", split_out=split_out).fleiss()
+        assert str(got.value) == str(want.value)
+
+
+def test_a_partition_sends_integer_codes_and_each_item_key_once(client: Any) -> None:
+    # What crosses the network from a partition: integer arrays of 32 bits and the distinct
+    # keys of its items, once each; no per-annotation text (#26).
+    from dask.callbacks import Callback
+
+    from pdagree.dask._pieces import Piece
+
+    sent: list[Any] = []
+
+    class Record(Callback):  # type: ignore[misc]
+        def _posttask(self, key: Any, result: Any, *args: Any) -> None:
+            if "partition_pieces" in str(key):
+                sent.append(result)
+
+    frame = _straddling(13)
+    ddf = dd.from_pandas(frame, npartitions=4, sort=False)
+    with dask.config.set(scheduler="sync"), Record():
+        got = ddf.agree(item="item", rater="rater", label="label", split_out=3)
+    same(got.fleiss(), ddf.compute().agree(item="item", rater="rater", label="label").fleiss())
+    assert len(sent) == 4
+    parts = {frozenset(p["item"]): p for p in (part.compute() for part in ddf.partitions)}
+    for pieces in sent:  # in the order the tasks ran
+        assert len(pieces) == 3 and all(isinstance(p, Piece) for p in pieces)
+        keys = pd.Index([]).append([p.items for p in pieces])
+        assert keys.is_unique
+        rows = parts.pop(frozenset(keys))
+        n_pairs = sum(len(p.pair_item) for p in pieces)
+        assert n_pairs == len(rows) and sum(p.cell_count.sum() for p in pieces) == len(rows)
+        for piece in pieces:
+            for name in ("cell_item", "cell_label", "cell_count", "pair_item", "pair_rater"):
+                codes = getattr(piece, name)
+                assert codes.dtype == np.int32, name
+            assert len(piece.raters) <= 6 and len(piece.labels) <= 3

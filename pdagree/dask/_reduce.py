@@ -1,14 +1,15 @@
-"""A Dask frame reduced to count tensors on the cluster, by the tally's combine step.
+"""A Dask frame reduced to count tensors on the cluster.
 
-Each partition is counted on its worker (:meth:`pdagree.counting.state.Counts.of_frame`: the
-pandas path's reading rules and checks, an item may straddle partitions) and split by item
-into ``split_out`` shards (:meth:`~pdagree.counting.state.Counts.shards`: an item's key hashes
-to the same shard from every partition). Each shard's partial counts are added pairwise in a
-tree on the workers (:meth:`~pdagree.counting.state.Counts.absorb`, the one step that also
-adds a batch to a :class:`pdagree.Tally`), so no worker holds more than its shard of the items
-and of the (item, rater) pairs, which the shard's root drops once they are checked. The client
-adds the shards' roots (the non-zero cells of ``n_ik``, the raters' ``n_gck``, the distinct
-keys) and applies the rules that turn them into ratings (label rules, item order, ``by=``
+Each partition is counted on its worker against keys of its own (the pandas path's reading
+rules and checks; an item may straddle partitions) and split by item into ``split_out``
+shards of integer arrays (:func:`._pieces.partition_pieces`: an item's key hashes to the same
+shard from every partition), so that the shuffle moves codes and counts, and each item's key
+once per partition it is in, never the annotations' text. A shard's pieces are combined on a
+worker in one step (:func:`._pieces.combine`; in a tree of fan-in :data:`._pieces.FAN_IN` when
+there are more partitions), which finds the (item, rater) pairs labelled in two partitions and
+drops the pairs. The client adds the shards' roots (:class:`~pdagree.counting.state.Counts`:
+the non-zero cells of ``n_ik``, the raters' ``n_gck``, the distinct keys; or their rows of
+counts) and applies the rules that turn them into ratings (label rules, item order, ``by=``
 groups) once (:func:`pdagree.definitions.count_data.count_data`).
 """
 
@@ -26,6 +27,7 @@ from ..counting.spec import Spec
 from ..counting.state import Counts
 from ..definitions.count_data import CountData, count_data, profile_data
 from ..encoding._encode import _require_columns, rater_columns
+from ._pieces import FAN_IN, Piece, combine, partition_pieces, to_counts
 
 __all__ = ["reduce_frame"]
 
@@ -41,14 +43,21 @@ def _rows(counts: Counts) -> Profiles | None:
     return Profiles.of(counts) if Profiles.feasible(counts) else None
 
 
-def _tree(states: list[Any]) -> Any:
-    """The delayed sum of ``states``, added pairwise (a tree of depth log2), with the
-    (item, rater) pairs dropped at the root once they are checked."""
-    while len(states) > 1:
-        pairs = zip(states[::2], states[1::2], strict=False)
-        paired = [dask.delayed(Counts.plus)(a, b) for a, b in pairs]
-        states = paired + (states[-1:] if len(states) % 2 else [])
-    return dask.delayed(Counts.without_pairs)(states[0])
+def _root(pieces: list[Piece]) -> Counts:
+    """A shard's last pieces combined into its counts, the (item, rater) pairs checked and
+    dropped."""
+    return to_counts(combine(pieces, keep_pairs=False))
+
+
+def _tree(pieces: list[Any]) -> Any:
+    """The delayed counts of one shard's ``pieces``: combined :data:`FAN_IN` at a time until
+    one task can take the rest."""
+    while len(pieces) > FAN_IN:
+        pieces = [
+            dask.delayed(combine)(pieces[start : start + FAN_IN])
+            for start in range(0, len(pieces), FAN_IN)
+        ]
+    return dask.delayed(_root)(pieces)
 
 
 def reduce_frame(
@@ -92,12 +101,8 @@ def reduce_frame(
     parts = ddf.to_delayed()
     default = math.isqrt(max(len(parts), 1) - 1) + 1  # about the square root of the parts
     n_shards = max(1, default if split_out is None else split_out)
-    counted = [dask.delayed(Counts.of_frame)(part, spec, True) for part in parts]
-    if n_shards == 1:
-        roots = [_tree(counted)]
-    else:
-        split = [dask.delayed(Counts.shards, nout=n_shards)(c, n_shards) for c in counted]
-        roots = [_tree([s[j] for s in split]) for j in range(n_shards)]
+    split = [dask.delayed(partition_pieces, nout=n_shards)(part, spec, n_shards) for part in parts]
+    roots = [_tree([s[j] for s in split]) for j in range(n_shards)]
     if not keep_items:
         reduced = dask.compute(*[dask.delayed(_rows)(root) for root in roots])
         if all(isinstance(r, Profiles) for r in reduced):
