@@ -18,6 +18,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from test_jackknife import test_jackknife_by_groups_equals_a_loop
+
+# The jackknife kernels' batch-equals-loop test runs through the definitions, with groups that
+# have raters of their own (tests/test_jackknife.py); it is named here for the registry below.
+__all__ = ["test_jackknife_by_groups_equals_a_loop"]
 
 import pdagree._kernels
 from pdagree._kernels import _segment, agreement, alpha, alpha_sums, spa, sparse, table, variance
@@ -737,6 +742,9 @@ def test_delta2_elementwise(factory: Callable[[], alpha.Delta2]) -> None:
 # Every public kernel and the test above that checks it batch against loop (or why it has
 # no batch axis).
 COVERED: dict[str, str] = {
+    "jackknife.bias_leave_one_out": "test_jackknife_by_groups_equals_a_loop",
+    "jackknife.light_leave_one_out": "test_jackknife_by_groups_equals_a_loop",
+    "jackknife.jackknife_variance": "test_jackknife_by_groups_equals_a_loop",
     "leave_one_out.annotator_parts": "test_leave_one_out_batch_equals_loop",
     "rows.row_max": "test_row_reductions_equal_numpy_s",
     "rows.row_sum": "test_row_reductions_equal_numpy_s",

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .._kernels import jackknife as KJ
-from .._typing import FloatArray
+from .._typing import FloatArray, IntArray
 from .base import MIN_SHARED_ITEMS, Components
 from .bias import bias
 from .data import RatingData
@@ -41,13 +41,20 @@ _TABLE_CELLS = 1 << 21
 LeaveOneOut = Callable[[RatingData], FloatArray]
 
 
+def _slots(data: RatingData, method: str) -> IntArray:
+    """Per annotation its rater's slot: the rater numbered within its group, as the
+    (G, S, K) rater counts and the rater-pair tables are (:attr:`RatingData.slots`)."""
+    data.rater_codes(method)  # the ValueError of a layout without raters
+    return data.slots[0]
+
+
 def _light_values(data: RatingData) -> FloatArray:
     sizes, order = data.by_item
     return KJ.light_leave_one_out(
         data.enc.group,
         sizes,
         order,
-        data.rater_codes("light"),
+        _slots(data, "light"),
         data.enc.code,
         data.nck,
         data.pair_agreements,
@@ -57,7 +64,7 @@ def _light_values(data: RatingData) -> FloatArray:
 
 def _bias_values(data: RatingData) -> FloatArray:
     sizes, order = data.by_item
-    rater = data.rater_codes("bias")
+    rater = _slots(data, "bias")
     return KJ.bias_leave_one_out(data.enc.group, sizes, order, rater, data.enc.code, data.nck)
 
 

@@ -123,9 +123,9 @@ def read_label_studio(path_or_obj: Any, *, from_name: str | None = None) -> pd.D
     Skipped and cancelled annotations (``was_cancelled``) are left out and counted in a
     warning; predictions are not annotations and are not read.
 
-    ``completed_by`` is a user id in some exports and a user object (``{"id": 3, "email":
-    ...}``) in others, sometimes both within one file: both give the rater its user id, so one
-    person is one rater. An object with an e-mail and no id (or the e-mail given as
+    ``completed_by`` is a user id in some exports and a user object with ``id`` and ``email``
+    in others, sometimes both within one file: both give the rater its user id, so one person
+    is one rater. An object with an e-mail and no id (or the e-mail given as
     ``completed_by`` itself) takes the id another annotation's object gives for that e-mail,
     else the e-mail.
 
