@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from peak_memory import _status_kib
 
 
 def own_raters(n_groups: int, seed: int = 0) -> pd.DataFrame:
@@ -51,16 +52,6 @@ def incomplete(n_groups: int, own: bool, seed: int = 0) -> pd.DataFrame:
     y = rng.normal(size=len(g)) + np.repeat(rng.normal(size=4 * n_groups), 3)
     frame = pd.DataFrame({"g": g, "item": item, "rater": rater, "y": np.round(y, 2)})
     return frame[rng.random(len(frame)) >= 0.15].reset_index(drop=True)
-
-
-def _status_kib(field: str) -> int | None:
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    except OSError:
-        return None
-    return None
 
 
 def one(call: str, n_groups: int, repeats: int) -> None:

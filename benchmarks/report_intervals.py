@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from peak_memory import _status_kib
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 VARIANTS = {
@@ -36,16 +38,6 @@ VARIANTS = {
     "report(coefficients=SIX)": {"coefficients": "SIX"},
 }
 SIX = "observed,bennett,fleiss,gwet,alpha,conger"
-
-
-def _status_kib(field: str) -> int | None:
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    except OSError:
-        return None
-    return None
 
 
 def _child(variant: str, n: int, raters: int, repeats: int) -> None:
