@@ -28,8 +28,8 @@ import pandas as pd
 from ._kernels import variance as V
 from ._kernels._segment import segment_sum
 from ._typing import FloatArray, IntArray
-from .definitions import RatingData
 from .inference import check_confidence_level, check_resamples
+from .tensors import RatingData
 
 __all__ = ["category_kappas", "category_uncertainty", "with_uncertainty"]
 

@@ -1,11 +1,11 @@
 """:class:`CountRatings`: :class:`pdagree.Ratings` on count tensors (a tally, a Dask frame).
 
 Every coefficient of the registry is the method :class:`~pdagree.Ratings` has, unchanged: it
-runs its definition on :class:`~pdagree.definitions.count_data.CountData`. Gwet's analytic
+runs its definition on :class:`~pdagree.tensors.count_data.CountData`. Gwet's analytic
 standard errors, intervals and p-values come with it wherever they read the counts alone (the
 Fleiss-type coefficients, Krippendorff's alpha); what needs more (the rater-pair tables of
 Light's kappa, Conger's and Cohen's per-item variances, the item bootstrap) raises
-:class:`~pdagree.definitions.count_data.AnnotationsNeeded`, as does every method of
+:class:`~pdagree.tensors.count_data.AnnotationsNeeded`, as does every method of
 :class:`~pdagree.Ratings` that is neither a coefficient nor a breakdown of the count tensors
 (those added later included).
 """
@@ -20,11 +20,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .definitions import REGISTRY, RatingData, compute
-from .definitions.count_data import AnnotationsNeeded, CountData, needs_annotations, needs_items
+from .category_sets import compute
+from .definitions import REGISTRY
 from .inference import resolve_method
 from .ratings import Ratings
 from .report import report as _report
+from .tensors import RatingData
+from .tensors.count_data import AnnotationsNeeded, CountData, needs_annotations, needs_items
 
 __all__ = ["COUNT_METHODS", "CountRatings"]
 
@@ -33,7 +35,7 @@ __all__ = ["COUNT_METHODS", "CountRatings"]
 COUNT_METHODS = ("counts", "frequencies", "per_category", "items", "spa_items", "report")
 
 #: What distinct rows of counts with their multiplicities give (a Dask frame's default,
-#: :func:`pdagree.definitions.count_data.profile_data`): the coefficients whose definitions
+#: :func:`pdagree.tensors.count_data.profile_data`): the coefficients whose definitions
 #: and analytic variances sum over items with the multiplicities (checked against the items
 #: in tests/test_dask.py); alpha at the nominal level or with ``weights=``. The rest reads
 #: the items one by one and says so (``keep_items=True``).

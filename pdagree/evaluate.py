@@ -18,8 +18,10 @@ import pandas as pd
 from . import inference
 from ._typing import FloatArray
 from ._warnings import PdagreeWarning, warn
-from .definitions import Components, RatingData, compute, get
+from .category_sets import compute
+from .definitions import Components, get
 from .results import Coefficient, result_frame
+from .tensors import RatingData
 
 __all__ = ["INFERENCE_DEFAULTS", "INFERENCE_NOTE", "InferenceOptions", "coefficient", "label"]
 

@@ -33,17 +33,12 @@ import numpy as np
 
 from ._typing import FloatArray
 from ._warnings import UndefinedStatisticWarning, warn
-from .definitions import (
-    Definition,
-    RatingData,
-    compute,
-    get,
-    per_category_set,
-    scatter_arrays,
-)
-from .definitions.table_data import TableData
+from .category_sets import compute, per_category_set, scatter_arrays
+from .definitions import Definition, get
 from .encoding._labels import _plain
 from .resampling import bootstrap_values, scipy_bootstrap, table_bootstrap
+from .tensors import RatingData
+from .tensors.table_data import TableData
 
 __all__ = ["INTERVAL_METHODS", "ConfidenceInterval", "ZTest", "summarise"]
 

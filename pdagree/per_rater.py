@@ -21,10 +21,12 @@ import pandas as pd
 from ._kernels import leave_one_out as KL
 from ._typing import FloatArray
 from ._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
-from .definitions import RatingData, compute, get
-from .definitions.data import encoded_subset
-from .definitions.keys import key_index, keys_of
+from .category_sets import compute
+from .definitions import get
 from .encoding._labels import _fmt
+from .tensors import RatingData
+from .tensors.data import encoded_subset
+from .tensors.keys import key_index, keys_of
 
 __all__ = ["per_rater"]
 

@@ -16,8 +16,8 @@ from . import category_inference as _categories
 from . import consensus as _consensus
 from . import icc as _icc
 from . import irt as _irt
+from . import kendall as _kendall
 from . import per_rater as _per_rater
-from .definitions import RatingData
 from .definitions import alpha as _alpha
 from .definitions import bias as _bias
 from .definitions import breakdowns as _breakdowns
@@ -25,13 +25,14 @@ from .definitions import gold as _gold
 from .definitions import kappa as _kappa
 from .definitions import multilabel as _multilabel
 from .definitions import spa as _spa
-from .definitions.data import Weights
 from .definitions.spa import SpaWeights
-from .definitions.table_data import rating_data
 from .encoding._encode import Encoded, Layout, encode
 from .evaluate import INFERENCE_NOTE, InferenceOptions, Result, coefficient
 from .report import report as _report
 from .results import html_table
+from .tensors import RatingData
+from .tensors.data import Weights
+from .tensors.table_data import rating_data
 
 __all__ = ["Ratings"]
 
@@ -326,9 +327,9 @@ class Ratings:
     ) -> pd.DataFrame:
         return _icc.icc_table(self._data, confidence_level, missing=missing, test=test, rho0=rho0)
 
-    @_doc(_icc.kendall_w, inference=False)
+    @_doc(_kendall.kendall_w, inference=False)
     def kendall_w(self, *, correct_ties: bool = True) -> Any:
-        return _icc.kendall_w(self._data, correct_ties=correct_ties)
+        return _kendall.kendall_w(self._data, correct_ties=correct_ties)
 
     @_doc(_per_rater.per_rater, inference=False)
     def per_rater(self, coefficient: str = "alpha", **arguments: Any) -> pd.DataFrame:

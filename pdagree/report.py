@@ -12,11 +12,12 @@ import numpy as np
 import pandas as pd
 
 from . import icc as _icc
-from .definitions import REGISTRY, Definition, RatingData
+from .definitions import REGISTRY, Definition
 from .encoding.levels import LEVELS
 from .evaluate import coefficient, nominal_on_continuous, warn_nominal_on_continuous
 from .inference import check_confidence_level
 from .results import Coefficient
+from .tensors import RatingData
 
 __all__ = ["REPORT_COLUMNS", "report"]
 

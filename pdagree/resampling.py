@@ -17,7 +17,7 @@ The resamples themselves do not depend on the way: with ``by=``, items are drawn
 group from the same uniform draws; without, :func:`scipy.stats.bootstrap` draws them (and
 runs the jackknife of BCa) through :meth:`Replicates.statistic`. Chunks bound memory.
 
-A contingency table (:class:`~pdagree.definitions.table_data.TableData`) is resampled by its
+A contingency table (:class:`~pdagree.tensors.table_data.TableData`) is resampled by its
 cells: drawing its ``n`` items with replacement is drawing how many fall in each cell from a
 multinomial, and each resample is a table of its own (:func:`table_bootstrap`), so the cost
 does not grow with ``n``; BCa's jackknife leaves out one item of each cell, weighted by the
@@ -35,9 +35,11 @@ import pandas as pd
 from ._kernels import table as KT
 from ._lazy import scipy_sparse as sp
 from ._typing import FloatArray, IntArray
-from .definitions import Components, Definition, RatingData, compute, per_category_set
-from .definitions.table_data import TableData, replicate_tables
+from .category_sets import compute, per_category_set
+from .definitions import Components, Definition
 from .encoding._encode import Encoded
+from .tensors import RatingData
+from .tensors.table_data import TableData, replicate_tables
 
 __all__ = ["Replicates", "bootstrap_values", "scipy_bootstrap", "table_bootstrap"]
 

@@ -7,7 +7,7 @@ batch costs, two tallies of the same arguments add (``a + b``: parallel workers,
 reads back without pickle. Every coefficient and breakdown that counts give is a method, with
 the results of the pandas path on the concatenated batches (Gwet's analytic standard errors
 included); what needs the annotations themselves raises
-:class:`~pdagree.definitions.count_data.AnnotationsNeeded`, a ``ValueError`` that says so.
+:class:`~pdagree.tensors.count_data.AnnotationsNeeded`, a ``ValueError`` that says so.
 
 >>> import pandas as pd
 >>> import pdagree
@@ -38,9 +38,9 @@ from .counting._rules import check_labels
 from .counting._store import write_counts
 from .counting.spec import Spec
 from .counting.state import Counts
-from .definitions.count_data import check_declared, count_data
 from .encoding._layout_checks import mixed_kinds_hint
 from .results import html_table
+from .tensors.count_data import check_declared, count_data
 
 __all__ = ["Tally"]
 

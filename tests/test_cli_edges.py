@@ -19,8 +19,8 @@ import pandas as pd
 import pytest
 
 import pdagree
-from pdagree._cli_options import gold_rater
 from pdagree.cli import main
+from pdagree.cli._options import gold_rater
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -224,7 +224,7 @@ def test_json_output_writes_an_infinite_f_as_null(tmp_path: Path) -> None:
 
 
 def test_json_output_of_infinities_in_process(capsys: pytest.CaptureFixture[str]) -> None:
-    from pdagree._cli_output import write_frame
+    from pdagree.cli._output import write_frame
 
     frame = pd.DataFrame({"F": [math.inf, -math.inf, math.nan, 2.0]}, index=list("abcd"))
     args = type("Args", (), {"format": "json", "output": None})()

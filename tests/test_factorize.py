@@ -243,9 +243,9 @@ def test_encode_label_column_floats(values: list[float | None]) -> None:
 def test_category_set_split_equals_subset(seed: int, n_categories: int, weighted: bool) -> None:
     # The one-sort split of by= groups by their set of categories gives, set by set, what
     # RatingData.subset gives, in the order of np.unique(mask, axis=0).
-    from pdagree.definitions import RatingData
-    from pdagree.definitions.category_sets import _patterns, _subsets
+    from pdagree.category_sets import _patterns, _subsets
     from pdagree.encoding._encode import Encoded
+    from pdagree.tensors import RatingData
 
     rng = np.random.default_rng(seed)
     n_groups, n_items = 7, 30
@@ -294,8 +294,8 @@ def test_unused_categories_ignored_exactly(name: str, seed: int) -> None:
     # Definitions that declare they ignore unused categories give, computed on all
     # categories at once, exactly what the split per set of categories gives.
     import pdagree  # noqa: F401  (the accessor)
+    from pdagree.category_sets import merge_components, per_category_set
     from pdagree.definitions import get
-    from pdagree.definitions.category_sets import merge_components, per_category_set
 
     rng = np.random.default_rng(seed)
     n_raters = 2 if name in ("scott", "cohen") else 4

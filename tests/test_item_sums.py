@@ -24,8 +24,9 @@ import scipy.sparse as sp
 
 import pdagree
 from pdagree import resampling
-from pdagree.definitions import REGISTRY, RatingData
+from pdagree.definitions import REGISTRY
 from pdagree.definitions import item_sums as item_sums_module
+from pdagree.tensors import RatingData
 
 #: Coefficients that recompute every resample (none: every one has item sums).
 RECOMPUTED: frozenset[str] = frozenset()

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import pdagree
 import pdagree.multilabel
 from pdagree import resampling
-from pdagree.definitions import RatingData
+from pdagree.tensors import RatingData
 
 SETTINGS = settings(max_examples=40, deadline=None)
 LABELS = ("a", "b", "c", "d")

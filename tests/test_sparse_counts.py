@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import pdagree
 from pdagree.definitions import REGISTRY
-from pdagree.definitions import data as data_module
+from pdagree.tensors import data as data_module
 
 MEMBERS = ("value", "observed", "expected", "n_items", "n_raters", "n_categories")
 

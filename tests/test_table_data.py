@@ -1,6 +1,6 @@
 """A contingency table computed from its K x K cells equals the table read as one item per count.
 
-:class:`pdagree.definitions.table_data.TableData` computes every coefficient the registry
+:class:`pdagree.tensors.table_data.TableData` computes every coefficient the registry
 marks ``on_table`` from the (G, K, K) table; ``TableData.rows`` is the same table read as one
 item per count, which the rest of pdagree computes on item by item. The two must agree on
 every value, component and analytic variance; the bootstrap draws the cells from the
@@ -25,8 +25,8 @@ from scipy import special
 
 from pdagree import resampling
 from pdagree.definitions import REGISTRY, get
-from pdagree.definitions.table_data import TableData
 from pdagree.ratings import Ratings
+from pdagree.tensors.table_data import TableData
 
 VALUES = [1, 2, 4, 5]
 

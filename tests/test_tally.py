@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import pdagree
 from pdagree import Tally
-from pdagree.definitions.count_data import AnnotationsNeeded
+from pdagree.tensors.count_data import AnnotationsNeeded
 
 #: Coefficients whose values read counts alone, and those whose analytic variance does too.
 COUNT_COEFFICIENTS = ["observed", "bennett", "fleiss", "conger", "gwet", "alpha", "spa", "bias"]
@@ -308,7 +308,7 @@ def test_rows_of_counts_with_multiplicities_equal_the_items(
     from pdagree.count_ratings import ROW_METHODS, CountRatings
     from pdagree.counting import Counts, Spec
     from pdagree.counting.profiles import Profiles
-    from pdagree.definitions.count_data import count_data, profile_data
+    from pdagree.tensors.count_data import count_data, profile_data
 
     df = frame(seed, n=300, labels=[1, 2, 3, 9, None], n_items=80)
     if layout == "long":

@@ -9,8 +9,8 @@ import pandas as pd
 
 from .._typing import FloatArray, IntArray
 from .._warnings import ConvergenceWarning, UndefinedStatisticWarning, warn
-from ..definitions import RatingData
-from ..definitions.keys import key_index
+from ..tensors import RatingData
+from ..tensors.keys import key_index
 from ._dawid_skene import DawidSkene
 from ._em import Fit, Model, run
 from ._glad import Glad

@@ -16,10 +16,10 @@ import pandas as pd
 
 from .._lazy import scipy_sparse as sp
 from .._typing import BoolArray, FloatArray, IntArray
-from ..definitions import RatingData
 from ..definitions.gold import reference
-from ..definitions.keys import keys_of
 from ..encoding._labels import _fmt, _plain
+from ..tensors import RatingData
+from ..tensors.keys import keys_of
 
 __all__ = ["Votes", "votes"]
 

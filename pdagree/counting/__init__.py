@@ -6,7 +6,7 @@ A batch of annotations (a pandas frame, one partition of a Dask frame) is read i
 to counts (``Counts.absorb``): the one combine step of :class:`pdagree.Tally` and of the Dask
 engine. ``_runs`` keeps that state in sorted runs so that adding costs what the batch costs;
 ``_store`` writes it to a versioned ``.npz`` file without pickle. The rules that turn counts
-into ratings apply once, above: :func:`pdagree.definitions.count_data.count_data`.
+into ratings apply once, above: :func:`pdagree.tensors.count_data.count_data`.
 """
 
 from .spec import Spec

@@ -9,7 +9,7 @@ categories and ten raters per item, at most 1,001 rows per group, whatever the n
 :class:`Profiles` adds the shards of a Dask reduction one at a time (each shard's items are
 reduced to their rows, then dropped), so the client holds one shard's items at most. The
 rules that turn the rows into ratings apply once, in
-:func:`pdagree.definitions.count_data.profile_data`.
+:func:`pdagree.tensors.count_data.profile_data`.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Adding a batch and merging two states are one operation (:meth:`Counts.absorb`):
 read into a state of its own, whose codes are mapped to this one's and whose cells are added
 (an item that straddles batches adds up). Its cost grows with the batch (see
 :mod:`._runs`). The rules that turn the state into ratings (label rules, item order, groups)
-apply once, when a coefficient is asked: :func:`pdagree.definitions.count_data.count_data`.
+apply once, when a coefficient is asked: :func:`pdagree.tensors.count_data.count_data`.
 """
 
 from __future__ import annotations

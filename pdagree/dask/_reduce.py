@@ -10,7 +10,7 @@ there are more partitions), which finds the (item, rater) pairs labelled in two 
 drops the pairs. The client adds the shards' roots (:class:`~pdagree.counting.state.Counts`:
 the non-zero cells of ``n_ik``, the raters' ``n_gck``, the distinct keys; or their rows of
 counts) and applies the rules that turn them into ratings (label rules, item order, ``by=``
-groups) once (:func:`pdagree.definitions.count_data.count_data`).
+groups) once (:func:`pdagree.tensors.count_data.count_data`).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from .._warnings import PdagreeWarning, warn
 from ..counting.profiles import Profiles
 from ..counting.spec import Spec
 from ..counting.state import Counts
-from ..definitions.count_data import CountData, count_data, profile_data
 from ..encoding._encode import _require_columns, rater_columns
+from ..tensors.count_data import CountData, count_data, profile_data
 from ._pieces import FAN_IN, Piece, combine, partition_pieces, to_counts
 
 __all__ = ["reduce_frame"]

@@ -1,6 +1,6 @@
 """Coefficient definitions: what each coefficient computes, one module per family.
 
-``data`` (encoded ratings and their count tensors) → a definition (``kappa``, ``alpha``,
+``pdagree.tensors`` (encoded ratings and their count tensors) → a definition (``kappa``, ``alpha``,
 ``spa``, ``bias``; ``breakdowns`` for labelled tables) → :class:`~.base.Components`, and the
 :data:`~.registry.REGISTRY` that lists them all.
 """
@@ -8,17 +8,6 @@
 from __future__ import annotations
 
 from .base import Components, Definition
-from .category_sets import compute, per_category_set, scatter_arrays
-from .data import RatingData
 from .registry import REGISTRY, get
 
-__all__ = [
-    "REGISTRY",
-    "Components",
-    "Definition",
-    "RatingData",
-    "compute",
-    "get",
-    "per_category_set",
-    "scatter_arrays",
-]
+__all__ = ["REGISTRY", "Components", "Definition", "get"]

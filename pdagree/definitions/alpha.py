@@ -20,8 +20,8 @@ from .._kernels import table as KT
 from .._kernels import variance as V
 from .._typing import FloatArray
 from ..encoding.levels import magnitude, metric_for
+from ..tensors.data import RatingData, Weights
 from .base import Components
-from .data import RatingData, Weights
 from .kappa import two_rater_tables
 
 __all__ = ["alpha", "alpha_analytic_applies", "alpha_variance"]

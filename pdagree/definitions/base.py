@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .._typing import FloatArray
-from .data import RatingData
+from ..tensors.data import RatingData
 
 __all__ = ["MIN_SHARED_ITEMS", "Components", "Definition", "ItemSums"]
 

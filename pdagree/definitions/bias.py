@@ -10,8 +10,8 @@ import pandas as pd
 
 from .._kernels import agreement as K
 from .._kernels import sparse as KS
+from ..tensors.data import RatingData
 from .base import Components
-from .data import RatingData
 from .kappa import fleiss
 
 __all__ = ["bias"]

@@ -17,10 +17,10 @@ from .._kernels import agreement as K
 from .._kernels import sparse as KS
 from .._warnings import UndefinedStatisticWarning, warn
 from ..encoding._labels import _plain
+from ..tensors.data import RatingData, Weights
+from ..tensors.keys import key_index
 from .base import MIN_SHARED_ITEMS
-from .data import RatingData, Weights
 from .kappa import pair_kappa
-from .keys import key_index
 
 __all__ = ["contingency", "counts", "frequencies", "items", "pairwise", "per_category"]
 

@@ -20,7 +20,7 @@ from .._typing import BoolArray, FloatArray, IntArray, as_float
 from .._warnings import warn
 from ..encoding._encode import _fmt
 from ..encoding._labels import _plain, categories_of
-from .data import RatingData
+from ..tensors.data import RatingData
 
 __all__ = ["Average", "against"]
 

@@ -44,8 +44,8 @@ from .._kernels import spa as KS
 from .._lazy import scipy_sparse as sp
 from .._typing import FloatArray
 from ..encoding.levels import metric_for
+from ..tensors.data import RatingData
 from .base import MIN_SHARED_ITEMS, ItemSums
-from .data import RatingData
 from .multilabel import DEFAULT_P, check_p
 from .spa import item_weights
 

@@ -27,11 +27,11 @@ import numpy as np
 
 from .._kernels import jackknife as KJ
 from .._typing import FloatArray, IntArray
+from ..tensors.data import RatingData
+from ..tensors.table_data import TableData, replicate_tables
 from .base import MIN_SHARED_ITEMS, Components
 from .bias import bias
-from .data import RatingData
 from .kappa import light
-from .table_data import TableData, replicate_tables
 
 __all__ = ["bias_jackknife", "light_jackknife"]
 

@@ -1,7 +1,7 @@
 """The kappa family: observed agreement, Bennett's S, Scott, Cohen, Fleiss, Conger, Gwet, Light.
 
 Each function computes a coefficient's :class:`~pdagree.definitions.base.Components` from the
-count tensors of a :class:`~pdagree.definitions.data.RatingData`; its docstring is the
+count tensors of a :class:`~pdagree.tensors.data.RatingData`; its docstring is the
 documentation of the :class:`pdagree.Ratings` method of the same name (the method forwards
 here and its result is labelled by :mod:`pdagree.evaluate`). Gwet's linearised standard errors
 and the large-sample variance of two-rater Cohen's kappa are here too, beside the coefficients
@@ -20,8 +20,8 @@ from .._kernels import table as KT
 from .._kernels import variance as V
 from .._typing import FloatArray, as_float
 from ..encoding._labels import _plain
+from ..tensors.data import RatingData, Weights
 from .base import MIN_SHARED_ITEMS, Components
-from .data import RatingData, Weights
 
 __all__ = [
     "bennett",

@@ -27,8 +27,8 @@ from .._kernels import agreement as K
 from .._kernels import multilabel as KM
 from .._typing import BoolArray, FloatArray, IntArray
 from ..encoding._labels import _fmt, _plain
+from ..tensors.data import MAX_PAIR_CELLS, RatingData
 from .base import MIN_SHARED_ITEMS, Components
-from .data import MAX_PAIR_CELLS, RatingData
 
 __all__ = [
     "DEFAULT_P",

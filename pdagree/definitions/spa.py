@@ -19,8 +19,8 @@ from .._kernels import spa as K
 from .._typing import FloatArray
 from ..encoding._encode import _fmt
 from ..encoding._labels import _plain
+from ..tensors.data import RatingData
 from .base import Components
-from .data import RatingData
 
 __all__ = [
     "WEIGHTINGS",

@@ -7,7 +7,7 @@ holds the first rater's categories, the columns the second rater's, a cell the n
 the two raters put in that pair of categories. Each non-zero cell becomes one item (two
 annotations, rater 0 and rater 1) that stands for as many items as the cell counts (its
 *multiplicity*): the coefficients are computed from the K x K table whatever its total
-(:mod:`pdagree.definitions.table_data`). The analyses that read items one by one (``items()``,
+(:mod:`pdagree.tensors.table_data`). The analyses that read items one by one (``items()``,
 the IRT model, SPA) see the table expanded to one item per count by :func:`expand_cells`,
 which refuses above :data:`MAX_TABLE_ITEMS` before allocating.
 """

@@ -86,7 +86,7 @@ class Encoded:
         label for the item, ``-1`` for none; ``None`` when none has one (:mod:`._ranks`).
     multiplicity
         Per item: how many identical items it stands for (a contingency table's items are its
-        non-zero cells, :mod:`pdagree.definitions.table_data`); ``None``: one each.
+        non-zero cells, :mod:`pdagree.tensors.table_data`); ``None``: one each.
     """
 
     layout: Layout

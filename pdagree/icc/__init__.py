@@ -1,8 +1,8 @@
-"""Numeric ratings: the intraclass correlation in its six standard forms, and Kendall's W.
+"""Numeric ratings: the intraclass correlation in its six standard forms.
 
 ``df.agree.icc(form)`` (:meth:`pdagree.Ratings.icc`) gives one form as a float with its F
-test and interval, ``icc_table()`` all six with the mean squares, and ``kendall_w()`` the
-concordance of the raters' rankings. The sums of squares come from moment sums per item and
+test and interval, ``icc_table()`` all six with the mean squares (Kendall's W, on the same
+numeric ratings, is :mod:`pdagree.kendall`). The sums of squares come from moment sums per item and
 per rater (:mod:`pdagree.icc._anova`), every ``by=`` group in the same pass.
 
 At the edges (each case tested in ``tests/test_icc.py`` and ``tests/test_fault_icc.py``):
@@ -25,7 +25,7 @@ At the edges (each case tested in ``tests/test_icc.py`` and ``tests/test_fault_i
   groups are computed as if alone).
 - **Offsets and magnitudes**: each group's ratings are divided by a power of two (exact),
   centred on their mean in two passes and their deviations scaled by a power of two again
-  (:mod:`pdagree.icc._scores`). Every value, ``F``, degree of freedom, p-value and interval
+  (:mod:`pdagree.scores`). Every value, ``F``, degree of freedom, p-value and interval
   is the same, to rounding, for ratings plus any offset that they carry exactly (1e15 on
   integers, epoch milliseconds) and for ratings times any scale (1e154, 1e-200, ...;
   bit for bit for a power of two); the REML forms of an incomplete layout to the fit's
@@ -44,8 +44,8 @@ At the edges (each case tested in ``tests/test_icc.py`` and ``tests/test_fault_i
 
 from __future__ import annotations
 
-from ._fit import icc, icc_table, kendall_w
+from ._fit import icc, icc_table
 from ._forms import ALIASES, FORMS, form_name
-from ._result import ICC, KendallW
+from ._result import ICC
 
-__all__ = ["ALIASES", "FORMS", "ICC", "KendallW", "form_name", "icc", "icc_table", "kendall_w"]
+__all__ = ["ALIASES", "FORMS", "ICC", "form_name", "icc", "icc_table"]

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._typing import BoolArray, FloatArray, as_float
-from ._scores import Scores
+from ..scores import Scores
 
 __all__ = ["ZERO_ULPS", "MeanSquares", "mean_squares"]
 

@@ -1,4 +1,4 @@
-"""``Ratings.icc``, ``icc_table`` and ``kendall_w``: check the input, build the two-way
+"""``Ratings.icc`` and ``icc_table``: check the input, build the two-way
 layout, label the result."""
 
 from __future__ import annotations
@@ -11,30 +11,17 @@ import pandas as pd
 
 from .._typing import BoolArray, FloatArray
 from .._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
-from ..definitions import RatingData
 from ..encoding._labels import _fmt
+from ..scores import Scores, complete_items, warn_undefined
+from ..tensors import RatingData
 from ._anova import MeanSquares, mean_squares
 from ._forms import FORMS, SHROUT_FLEISS, form_name, interval, test, value
 from ._incomplete import identified, incomplete_groups
-from ._kendall import kendall_sums
-from ._result import ICC, KendallW
-from ._scores import Scores
+from ._result import ICC
 
-__all__ = ["icc", "icc_table", "kendall_w"]
+__all__ = ["icc", "icc_table"]
 
 Missing = Literal["auto", "omit"]
-
-
-def _complete(scores: Scores, missing: object) -> tuple[BoolArray, BoolArray, int]:
-    """The items of a complete layout (rated once by every rater of their group), the groups
-    with an incomplete item, and how many items are incomplete."""
-    if missing not in ("auto", "omit"):
-        raise ValueError(f"`missing` must be 'auto' or 'omit'; got {missing!r}.")
-    per_item = scores.per_item
-    keep = (per_item == scores.raters_per_group[scores.group]) & (per_item > 0)
-    partial = (per_item > 0) & ~keep
-    incomplete = np.bincount(scores.group, weights=partial, minlength=scores.n_groups) > 0
-    return keep, incomplete, int(partial.sum())
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,7 +55,7 @@ class Layout:
 def _layout(data: RatingData, missing: object, method: str) -> Layout:
     data = data.rows
     scores = Scores.of(data, method)
-    keep, incomplete, n_partial = _complete(scores, missing)
+    keep, incomplete, n_partial = complete_items(scores, missing)
     ms = mean_squares(scores, keep)
     if missing == "omit":
         if n_partial:
@@ -135,21 +122,6 @@ def _incomplete_table(layout: Layout, level: float) -> dict[str, dict[str, Float
     if key not in layout.cache:
         layout.cache[key] = incomplete_groups(layout.scores, level)
     return layout.cache[key]
-
-
-def _warn_undefined(
-    values: FloatArray, method: str, groups: pd.Index | None, told: BoolArray | None = None
-) -> None:
-    bad = ~np.isfinite(values)
-    if told is not None:
-        bad &= ~told  # already explained by :func:`_warn_unidentified`
-    if bad.any():
-        where = "" if groups is None else f" in groups {_fmt(list(groups[bad]))}"
-        warn(
-            f"`{method}()` is undefined{where}: fewer than two items or raters, or ratings "
-            "that do not vary (items rated alike by everyone, or every rating the same).",
-            UndefinedStatisticWarning,
-        )
 
 
 def _warn_unidentified(layout: Layout, method: str, forms: tuple[str, ...]) -> BoolArray:
@@ -251,7 +223,7 @@ def icc(
     rows = _rows(layout, name, level)
     groups = layout.data.enc.groups
     told = _warn_unidentified(layout, "icc", (name,))[0]
-    _warn_undefined(rows["value"], "icc", groups, told)
+    warn_undefined(rows["value"], "icc", groups, told)
     n_items, n_raters = layout.sizes()
     if groups is not None:
         frame = pd.DataFrame(
@@ -381,9 +353,9 @@ def icc_table(
     unexplained = np.where(told, 0.0, per_form)  # per form and group
     if groups is None:
         frame = frame.set_index("form")
-        _warn_undefined(unexplained[:, 0], "icc_table", None)
+        warn_undefined(unexplained[:, 0], "icc_table", None)
     else:
-        _warn_undefined(
+        warn_undefined(
             np.where(np.isnan(unexplained).any(axis=0), np.nan, 0.0), "icc_table", groups
         )
         g = np.tile(np.arange(len(groups)), len(FORMS))
@@ -400,60 +372,3 @@ def icc_table(
     frame.attrs["n_dropped"] = layout.dropped
     frame.attrs["test"] = test if test == "F" else f"mcgraw_wong (rho0={rho0})"
     return frame
-
-
-def kendall_w(data: RatingData, *, correct_ties: bool = True) -> Any:
-    """Kendall's coefficient of concordance W of the raters' rankings of the items.
-
-    Each rater's numeric ratings are ranked over the items (mid-ranks for ties); W is 1
-    when every rater ranks the items alike and 0 when their rankings share nothing.
-    ``correct_ties``: the tie correction of Kendall & Babington Smith (1939), as
-    R irr's ``kendall(correct = TRUE)``. Items some rater did not rate are dropped, with a
-    warning. The result carries ``chi2 = m (n - 1) W`` and ``df = n - 1``; ``p_value()`` is
-    the chi-square test. With ``by=``, one row per group.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> import pdagree
-    >>> ranks = pd.DataFrame({"a": [1, 2, 3, 4], "b": [1, 3, 2, 4], "c": [2, 1, 3, 4]})
-    >>> round(float(ranks.agree.kendall_w()), 4)
-    0.7778
-    """
-    if not isinstance(correct_ties, bool):
-        raise TypeError(f"`correct_ties` must be True or False; got {correct_ties!r}.")
-    data = data.rows
-    scores = Scores.of(data, "kendall_w", finite=False)  # ranks order infinities
-    keep, _, dropped = _complete(scores, "omit")
-    if dropped:
-        warn(f"`kendall_w()` dropped {dropped} items some rater did not rate.", PdagreeWarning)
-    enc = data.enc
-    w, chi2, df, (n, m) = kendall_sums(scores, keep, correct_ties)
-    _warn_undefined(w, "kendall_w", enc.groups)
-    if enc.groups is not None:
-        from scipy import stats
-
-        return pd.DataFrame(
-            {
-                "value": w,
-                "chi2": chi2,
-                "df": df,
-                "p_value": stats.chi2.sf(chi2, df),
-                "n_items": n,
-                "n_raters": m,
-            },
-            index=enc.groups,
-        )
-    return KendallW(
-        float(w[0]),
-        name="kendall_w",
-        observed=np.nan,
-        expected=np.nan,
-        n_items=int(n[0]),
-        n_raters=int(m[0]),
-        n_categories=enc.n_categories,
-        categories=tuple(enc.categories),
-        chi2=float(chi2[0]),
-        df=float(df[0]),
-        n_dropped=dropped,
-    )

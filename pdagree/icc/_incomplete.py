@@ -22,9 +22,9 @@ import numpy as np
 
 from .._lazy import scipy_stats as stats
 from .._typing import BoolArray, FloatArray, as_float
+from ..scores import Scores
 from ._anova import ZERO_ULPS
 from ._reml import reml_groups
-from ._scores import Scores
 
 __all__ = ["identified", "incomplete_forms", "incomplete_groups"]
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from .._lazy import scipy_sparse as sp
 from .._typing import BoolArray, FloatArray, IntArray, as_float
-from ._scores import Scores
+from ..scores import Scores
 
 __all__ = ["reml", "reml_groups"]
 

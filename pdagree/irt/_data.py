@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 
 from .._typing import BoolArray, FloatArray, IntArray
-from ..definitions import RatingData
 from ..encoding._labels import _plain
 from ..encoding.weights import undeclared_order_message
+from ..tensors import RatingData
 from ._model import Patterns
 
 __all__ = ["IRTData", "prepare"]

@@ -8,8 +8,8 @@ import numpy as np
 
 from .._typing import BoolArray, FloatArray
 from .._warnings import ConvergenceWarning, warn
-from ..definitions import RatingData
 from ..encoding._labels import _plain
+from ..tensors import RatingData
 from ._data import IRTData, prepare
 from ._model import extend_thresholds, gauss_hermite, loglik_gradient
 from ._result import GradedResponseFit

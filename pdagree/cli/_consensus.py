@@ -12,9 +12,9 @@ from typing import Any, TextIO
 
 import pandas as pd
 
-from ._cli_options import add_data_options, add_source, gold_rater, load, seed
-from ._cli_output import add_output, header, write_frame
-from .consensus import MAX_ITERATIONS, METHODS
+from ..consensus import MAX_ITERATIONS, METHODS
+from ._options import add_data_options, add_source, gold_rater, load, seed
+from ._output import add_output, header, write_frame
 
 __all__ = ["add_consensus", "run_consensus"]
 

@@ -4,10 +4,10 @@
 every coefficient that applies (:meth:`pdagree.Ratings.report`); ``pdagree report --example
 NAME`` does the same for a bundled data set, and ``pdagree datasets`` lists those.
 ``pdagree per-category``, ``pairwise``, ``per-rater``, ``items``, ``against`` and ``icc``
-write the table of the analysis of their name (:mod:`pdagree._cli_analyses`); ``pdagree
-consensus PATH`` writes one consensus label per item as CSV (:mod:`pdagree._cli_consensus`);
-the options that describe the data (:mod:`pdagree._cli_options`) and the output formats
-(:mod:`pdagree._cli_output`) are shared.
+write the table of the analysis of their name (:mod:`pdagree.cli._analyses`); ``pdagree
+consensus PATH`` writes one consensus label per item as CSV (:mod:`pdagree.cli._consensus`);
+the options that describe the data (:mod:`pdagree.cli._options`) and the output formats
+(:mod:`pdagree.cli._output`) are shared.
 
 Examples
 --------
@@ -33,14 +33,14 @@ import warnings
 from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
-from . import datasets
-from ._cli_analyses import ANALYSES, add_analyses, run_analysis
-from ._cli_consensus import add_consensus, run_consensus
-from ._cli_options import add_data_options, add_source, load, seed
-from ._cli_output import MAX_MESSAGE, add_output, check_output, header, short, write_frame
-from ._cli_read import UsageError as _UsageError
-from ._version import __version__
-from .definitions import REGISTRY
+from .. import datasets
+from .._version import __version__
+from ..definitions import REGISTRY
+from ._analyses import ANALYSES, add_analyses, run_analysis
+from ._consensus import add_consensus, run_consensus
+from ._options import add_data_options, add_source, load, seed
+from ._output import MAX_MESSAGE, add_output, check_output, header, short, write_frame
+from ._read import UsageError as _UsageError
 
 __all__ = ["main"]
 

@@ -91,7 +91,7 @@ class RatingData:
 
     def require_items(self, what: str) -> None:
         """Refuse ``what`` (e.g. the item bootstrap) where the annotations are not kept
-        item by item (:class:`~pdagree.definitions.count_data.CountData`); here a no-op."""
+        item by item (:class:`~pdagree.tensors.count_data.CountData`); here a no-op."""
 
     def require_rows(self, what: str) -> None:
         """Refuse ``what`` where the items are distinct rows of counts with multiplicities
@@ -115,13 +115,13 @@ class RatingData:
     # ------------------------------------------------------------------ what the data are
 
     #: Two raters' contingency tables, (G, K, K), when the data are one
-    #: (:class:`~pdagree.definitions.table_data.TableData`); ``None`` otherwise.
+    #: (:class:`~pdagree.tensors.table_data.TableData`); ``None`` otherwise.
     table: FloatArray | None = None
 
     @property
     def rows(self) -> RatingData:
         """The data with one item per rated item: ``self`` (a contingency table's
-        :class:`~pdagree.definitions.table_data.TableData` gives its expansion)."""
+        :class:`~pdagree.tensors.table_data.TableData` gives its expansion)."""
         return self
 
     @property
@@ -341,7 +341,7 @@ class RatingData:
     def item_weight(self) -> FloatArray | None:
         """Per item, how many identical items it stands for, for the kernels that sum over
         items (``m``); ``None``: one each. Only count data reduced to distinct rows of counts
-        (:class:`~pdagree.definitions.count_data.CountData`) has them."""
+        (:class:`~pdagree.tensors.count_data.CountData`) has them."""
         return None
 
     @cached_property

@@ -1,6 +1,6 @@
 """Labels of per-annotator results: one row per annotator, or per (group, annotator) with
 ``by=``; a *key* is one of the (group, rater) pairs that occur
-(:attr:`~pdagree.definitions.data.RatingData.rater_keys`), so that groups with raters of
+(:attr:`~pdagree.tensors.data.RatingData.rater_keys`), so that groups with raters of
 their own need keys for those pairs, not for every group x rater."""
 
 from __future__ import annotations

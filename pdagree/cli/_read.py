@@ -70,7 +70,7 @@ def input_format(source: str, args: argparse.Namespace) -> str:
 
 def _tool_export(path: Path, kind: str, args: argparse.Namespace) -> pd.DataFrame:
     """A labelling tool's export as a long frame (:mod:`pdagree.io`)."""
-    from . import io as tool_io
+    from .. import io as tool_io
 
     if args.sep is not None or args.na or args.no_default_na:
         raise UsageError(

@@ -1,5 +1,6 @@
-"""Numeric ratings as the ICC and Kendall's W read them: per rating its value, item and
-rater; per item its group; and the counts every part of the package asks of them.
+"""Numeric ratings as the ICC (:mod:`pdagree.icc`) and Kendall's W (:mod:`pdagree.kendall`)
+read them: per rating its value, item and rater; per item its group; and the counts every
+part of the package asks of them.
 
 Raters are counted per (group, rater) pair that occurs (:attr:`Scores.pairs`), never over
 ``groups x raters``: ``by=`` groups with raters of their own cost memory in proportion to the
@@ -20,12 +21,14 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
+import pandas as pd
 
-from .._typing import BoolArray, FloatArray, IntArray, as_float
-from ..definitions import RatingData
-from ..encoding._labels import _fmt
+from ._typing import BoolArray, FloatArray, IntArray, as_float
+from ._warnings import UndefinedStatisticWarning, warn
+from .encoding._labels import _fmt
+from .tensors import RatingData
 
-__all__ = ["Scores"]
+__all__ = ["Scores", "complete_items", "warn_undefined"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -182,3 +185,32 @@ class Scores:
         raters, rater = np.unique(self.rater[rows], return_inverse=True)
         n_items = int(item.max()) + 1 if len(item) else 0
         return Scores(self.x[rows], item, rater, np.zeros(n_items, dtype=np.int64), len(raters), 1)
+
+
+def complete_items(scores: Scores, missing: object) -> tuple[BoolArray, BoolArray, int]:
+    """The items of a complete layout (rated once by every rater of their group), the groups
+    with an incomplete item, and how many items are incomplete."""
+    if missing not in ("auto", "omit"):
+        raise ValueError(f"`missing` must be 'auto' or 'omit'; got {missing!r}.")
+    per_item = scores.per_item
+    keep = (per_item == scores.raters_per_group[scores.group]) & (per_item > 0)
+    partial = (per_item > 0) & ~keep
+    incomplete = np.bincount(scores.group, weights=partial, minlength=scores.n_groups) > 0
+    return keep, incomplete, int(partial.sum())
+
+
+def warn_undefined(
+    values: FloatArray, method: str, groups: pd.Index | None, told: BoolArray | None = None
+) -> None:
+    """Warn once, naming the groups, where ``values`` is undefined (not finite) and not
+    already explained (``told``)."""
+    bad = ~np.isfinite(values)
+    if told is not None:
+        bad &= ~told  # already explained by :func:`_warn_unidentified`
+    if bad.any():
+        where = "" if groups is None else f" in groups {_fmt(list(groups[bad]))}"
+        warn(
+            f"`{method}()` is undefined{where}: fewer than two items or raters, or ratings "
+            "that do not vary (items rated alike by everyone, or every rating the same).",
+            UndefinedStatisticWarning,
+        )

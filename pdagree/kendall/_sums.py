@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._typing import BoolArray, FloatArray, IntArray, as_float
-from ._scores import Scores
+from ..scores import Scores
 
 __all__ = ["kendall_sums"]
 

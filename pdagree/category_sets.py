@@ -15,9 +15,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .._typing import BoolArray, IntArray
-from .base import Components, Definition
-from .data import RatingData, encoded_subset
+from ._typing import BoolArray, IntArray
+from .definitions.base import Components, Definition
+from .tensors.data import RatingData, encoded_subset
 
 __all__ = ["compute", "per_category_set"]
 

@@ -1,8 +1,8 @@
 """``pdagree per-category``, ``pairwise``, ``per-rater``, ``items``, ``against`` and ``icc``:
 one subcommand per analysis, each a thin wrapper on the :class:`~pdagree.Ratings` method of
-the same name, reading the data as ``pdagree report`` does (:mod:`pdagree._cli_options`) and
+the same name, reading the data as ``pdagree report`` does (:mod:`pdagree.cli._options`) and
 writing the method's table in ``--format`` to standard output or ``-o FILE``
-(:mod:`pdagree._cli_output`).
+(:mod:`pdagree.cli._output`).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any, TextIO
 
 import pandas as pd
 
-from ._cli_options import add_data_options, add_source, gold_rater, load
-from ._cli_output import add_output, header, write_frame
-from .ratings import Ratings
+from ..ratings import Ratings
+from ._options import add_data_options, add_source, gold_rater, load
+from ._output import add_output, header, write_frame
 
 __all__ = ["ANALYSES", "add_analyses", "run_analysis"]
 

@@ -12,11 +12,11 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
-from . import datasets
-from ._cli_read import FORMATS, STDIN, TOOLS, input_format, read
-from ._cli_read import UsageError as _UsageError
-from .encoding._encode import Layout
-from .ratings import Ratings
+from .. import datasets
+from ..encoding._encode import Layout
+from ..ratings import Ratings
+from ._read import FORMATS, STDIN, TOOLS, input_format, read
+from ._read import UsageError as _UsageError
 
 __all__ = [
     "LAYOUTS", "add_data_options", "add_source", "gold_rater", "load", "ratings", "seed",
