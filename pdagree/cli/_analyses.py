@@ -17,7 +17,7 @@ from ..ratings import Ratings
 from ._options import add_data_options, add_source, gold_rater, load
 from ._output import add_output, header, write_frame
 
-__all__ = ["ANALYSES", "add_analyses", "run_analysis"]
+__all__ = ["ANALYSES", "add_analysis", "run_analysis"]
 
 
 def _per_category(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
@@ -25,7 +25,7 @@ def _per_category(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
 
 
 def _pairwise(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
-    return ratings.pairwise(args.method, weights=args.weights)
+    return ratings.pairwise(args.coefficient, weights=args.weights)
 
 
 def _per_rater(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
@@ -44,12 +44,21 @@ def _icc(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
     return ratings.icc_table(args.confidence_level, missing=args.missing, test=args.test)
 
 
+_PAIR_COEFFICIENTS = ("cohen", "scott", "observed", "n_items")
+
+
 def _pairwise_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--method",
-        choices=("cohen", "scott", "observed", "n_items"),
+        "--coefficient",
+        choices=_PAIR_COEFFICIENTS,
         default="cohen",
         help="the two-rater coefficient (default cohen), or n_items: the items both rated",
+    )
+    parser.add_argument(
+        "--method",
+        dest="coefficient",
+        choices=_PAIR_COEFFICIENTS,
+        help="the former name of --coefficient (as Ratings.pairwise's `coefficient`)",
     )
     parser.add_argument(
         "--weights",
@@ -108,23 +117,23 @@ ANALYSES: dict[str, tuple[Callable[..., pd.DataFrame], str, Callable[..., None] 
 }
 
 
-def add_analyses(commands: Any) -> None:
-    """One subcommand per analysis, on the subparsers ``commands``."""
-    for name, (method, summary, options) in ANALYSES.items():
-        wrapped = f"Ratings.{method.__name__.lstrip('_')}"
-        parser = commands.add_parser(
-            name,
-            help=summary,
-            description=(
-                f"{summary[0].upper()}{summary[1:]} (pdagree.{wrapped}), for the ratings in "
-                "PATH (read as `pdagree report` reads it) or a bundled example."
-            ),
-        )
-        add_source(parser)
-        add_data_options(parser)
-        if options is not None:
-            options(parser.add_argument_group(name))
-        add_output(parser)
+def add_analysis(commands: Any, name: str) -> None:
+    """The subcommand of analysis ``name``, on the subparsers ``commands``."""
+    method, summary, options = ANALYSES[name]
+    wrapped = f"Ratings.{method.__name__.lstrip('_')}"
+    parser = commands.add_parser(
+        name,
+        help=summary,
+        description=(
+            f"{summary[0].upper()}{summary[1:]} (pdagree.{wrapped}), for the ratings in "
+            "PATH (read as `pdagree report` reads it) or a bundled example."
+        ),
+    )
+    add_source(parser)
+    add_data_options(parser)
+    if options is not None:
+        options(parser.add_argument_group(name))
+    add_output(parser)
 
 
 def run_analysis(args: argparse.Namespace, out: TextIO) -> None:
