@@ -17,6 +17,7 @@ from . import consensus as _consensus
 from . import icc as _icc
 from . import irt as _irt
 from . import kendall as _kendall
+from . import numeric as _numeric
 from . import per_rater as _per_rater
 from .definitions import alpha as _alpha
 from .definitions import bias as _bias
@@ -330,6 +331,34 @@ class Ratings:
     @_doc(_kendall.kendall_w, inference=False)
     def kendall_w(self, *, correct_ties: bool = True) -> Any:
         return _kendall.kendall_w(self._data, correct_ties=correct_ties)
+
+    @_doc(_numeric.cronbach_alpha, inference=False)
+    def cronbach_alpha(
+        self,
+        *,
+        confidence_level: float | None = None,
+        missing: Literal["omit", "pairwise"] = "omit",
+    ) -> _numeric.CronbachAlpha | pd.DataFrame:
+        return _numeric.cronbach_alpha(self._data, confidence_level, missing=missing)
+
+    @_doc(_numeric.concordance, inference=False)
+    def concordance(
+        self, *, confidence_level: float | None = None
+    ) -> _numeric.Concordance | pd.DataFrame:
+        return _numeric.concordance(self._data, confidence_level)
+
+    @_doc(_numeric.bland_altman, inference=False)
+    def bland_altman(
+        self,
+        rater_a: Hashable,
+        rater_b: Hashable,
+        *,
+        confidence_level: float = 0.95,
+        agreement: float = 1.96,
+    ) -> _numeric.BlandAltman | pd.DataFrame:
+        return _numeric.bland_altman(
+            self._data, rater_a, rater_b, confidence_level, agreement=agreement
+        )
 
     @_doc(_per_rater.per_rater, inference=False)
     def per_rater(self, coefficient: str = "alpha", **arguments: Any) -> pd.DataFrame:

@@ -44,6 +44,20 @@ def _icc(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
     return ratings.icc_table(args.confidence_level, missing=args.missing, test=args.test)
 
 
+def _frame(result: Any) -> pd.DataFrame:
+    """A table of a result: a ``by=`` result is one already; a single value is one row."""
+    return result if isinstance(result, pd.DataFrame) else result.to_frame()
+
+
+def _cronbach(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
+    level = args.confidence_level
+    return _frame(ratings.cronbach_alpha(confidence_level=level, missing=args.missing))
+
+
+def _concordance(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
+    return _frame(ratings.concordance(confidence_level=args.confidence_level))
+
+
 _PAIR_COEFFICIENTS = ("cohen", "scott", "observed", "n_items")
 
 
@@ -106,6 +120,23 @@ def _icc_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _level_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--confidence-level", metavar="LEVEL", type=float, default=0.95, help="(0.95)"
+    )
+
+
+def _cronbach_options(parser: argparse.ArgumentParser) -> None:
+    _level_option(parser)
+    parser.add_argument(
+        "--missing",
+        choices=("omit", "pairwise"),
+        default="omit",
+        help="items some rater did not rate: dropped (omit, the default) or each covariance "
+        "over the items its two raters rated (pairwise)",
+    )
+
+
 #: subcommand -> (method it wraps, help, its own options)
 ANALYSES: dict[str, tuple[Callable[..., pd.DataFrame], str, Callable[..., None] | None]] = {
     "per-category": (_per_category, "kappa and specific agreement per category", None),
@@ -114,6 +145,8 @@ ANALYSES: dict[str, tuple[Callable[..., pd.DataFrame], str, Callable[..., None] 
     "items": (_items, "each item's agreement, ratings and label entropy", None),
     "against": (_against, "each rater against a reference rater (--gold)", _against_options),
     "icc": (_icc, "the intraclass correlation in its six forms", _icc_options),
+    "cronbach": (_cronbach, "Cronbach's alpha, the raters as a scale's items", _cronbach_options),
+    "concordance": (_concordance, "Lin's concordance correlation of two raters", _level_option),
 }
 
 
