@@ -332,6 +332,12 @@ class Ratings:
     def kendall_w(self, *, correct_ties: bool = True) -> Any:
         return _kendall.kendall_w(self._data, correct_ties=correct_ties)
 
+    @_doc(_numeric.consensus_scores, inference=False)
+    def consensus_scores(
+        self, method: Literal["mixed", "mean", "median"] = "mixed"
+    ) -> _numeric.ScoreConsensus:
+        return _numeric.consensus_scores(self._data, method)
+
     @_doc(_numeric.cronbach_alpha, inference=False)
     def cronbach_alpha(
         self,

@@ -41,6 +41,8 @@ def _against(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
 
 
 def _icc(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
+    if args.scores is not None:
+        return ratings.consensus_scores(args.scores).scores
     return ratings.icc_table(args.confidence_level, missing=args.missing, test=args.test)
 
 
@@ -117,6 +119,14 @@ def _icc_options(parser: argparse.ArgumentParser) -> None:
         choices=("F", "mcgraw_wong"),
         default="F",
         help="Shrout & Fleiss's F tests (default) or McGraw & Wong's",
+    )
+    parser.add_argument(
+        "--scores",
+        nargs="?",
+        const="mixed",
+        choices=("mixed", "mean", "median"),
+        help="write each item's consensus score instead (Ratings.consensus_scores): adjusted "
+        "for the raters' severity (mixed, the default), or the plain mean or median",
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ._bland_altman import BlandAltman, bland_altman
 from ._concordance import Concordance, concordance
+from ._consensus_scores import ScoreConsensus, consensus_scores
 from ._cronbach import CronbachAlpha, cronbach_alpha
 from ._statistic import Statistic
 
@@ -19,8 +20,10 @@ __all__ = [
     "BlandAltman",
     "Concordance",
     "CronbachAlpha",
+    "ScoreConsensus",
     "Statistic",
     "bland_altman",
     "concordance",
+    "consensus_scores",
     "cronbach_alpha",
 ]
