@@ -8,6 +8,7 @@ request); the docstrings are written once, on the definitions, and shown here.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, Unpack
 
 import pandas as pd
@@ -28,14 +29,42 @@ from .definitions import multilabel as _multilabel
 from .definitions import spa as _spa
 from .definitions.spa import SpaWeights
 from .encoding._encode import Encoded, Layout, encode
+from .encoding._numeric import NumericEncoded, numeric_encode
 from .evaluate import INFERENCE_NOTE, InferenceOptions, Result, coefficient
 from .report import report as _report
 from .results import html_table
 from .tensors import RatingData
 from .tensors.data import Weights
+from .tensors.numeric import NumericData
 from .tensors.table_data import rating_data
 
 __all__ = ["Ratings"]
+
+
+@dataclass(eq=False)
+class _State:
+    """A :class:`Ratings`' data: the encoded ratings, or the ratings read as numbers and
+    how to encode them when first needed."""
+
+    data: RatingData | None = None
+    numeric: NumericData | None = None
+    source: Callable[[], Encoded] | None = None
+
+
+def _kept_columns(
+    df: pd.DataFrame,
+    numeric: NumericEncoded,
+    item: Hashable | None,
+    rater: Hashable | None,
+    label: Hashable | None,
+    by: Hashable | Sequence[Hashable] | None,
+) -> pd.DataFrame:
+    """A copy of the columns a later encoding reads (the user's frame may change)."""
+    keys = list(numeric.by)
+    if numeric.layout == "long":
+        return df[[*keys, item, rater, label]].copy()
+    return df[[*keys, *numeric.raters]].copy()
+
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -69,11 +98,41 @@ class Ratings:
     0.5
     """
 
-    __slots__ = ("_data",)
-    _data: RatingData
+    __slots__ = ("_state",)
+    _state: _State
 
     def __init__(self, encoded: Encoded) -> None:
-        object.__setattr__(self, "_data", rating_data(encoded))
+        self._hold(rating_data(encoded))
+
+    def _hold(self, data: RatingData) -> None:
+        """Hold ``data`` (at construction: a Ratings is immutable afterwards)."""
+        object.__setattr__(self, "_state", _State(data=data))
+
+    @classmethod
+    def _as_numbers(cls, numeric: NumericEncoded, source: Callable[[], Encoded]) -> Ratings:
+        """Ratings read as numbers; ``source`` encodes them as categories when first needed."""
+        self = cls.__new__(cls)
+        object.__setattr__(self, "_state", _State(numeric=NumericData(numeric), source=source))
+        return self
+
+    @property
+    def _data(self) -> RatingData:
+        """The encoded ratings and their count tensors (encoded on first use when the frame
+        was read as numbers)."""
+        state = self._state
+        if state.data is None:
+            if state.source is None:  # pragma: no cover - one of the two is always set
+                raise RuntimeError("Ratings holds no data")
+            state.data = rating_data(state.source())
+            state.source = None
+        return state.data
+
+    @property
+    def _scores(self) -> RatingData | NumericData:
+        """What the numeric measures read: the ratings as numbers where the frame was read
+        so (:mod:`pdagree.encoding._numeric`), else the encoded ratings."""
+        numeric = self._state.numeric
+        return numeric if numeric is not None else self._data
 
     # Immutable: the encoded data are fixed; the count tensors are cached by ``_data``.
     def __setattr__(self, key: str, value: object) -> None:
@@ -101,20 +160,20 @@ class Ratings:
         rank: Hashable | None = None,
     ) -> Ratings:
         """Encode ``df`` (wide, long, counts or contingency layout); see
-        :class:`pdagree.accessor.AgreeAccessor`."""
-        return cls(
-            encode(
-                df,
-                item=item,
-                rater=rater,
-                label=label,
-                raters=raters,
-                categories=categories,
-                by=by,
-                layout=layout,
-                rank=rank,
-            )
-        )
+        :class:`pdagree.accessor.AgreeAccessor`.
+
+        Continuous scores (float columns with values that are not whole numbers) are read as
+        numbers, and their categories are encoded only when a method needs them: the numeric
+        measures (:meth:`icc`, :meth:`kendall_w`, :meth:`consensus_scores`, ...) never do."""
+        arguments: dict[str, Any] = {
+            "item": item, "rater": rater, "label": label, "raters": raters,
+            "categories": categories, "by": by, "layout": layout, "rank": rank,
+        }  # fmt: skip
+        numeric = numeric_encode(df, **arguments)
+        if numeric is None:
+            return cls(encode(df, **arguments))
+        kept = _kept_columns(df, numeric, item, rater, label, by)
+        return cls._as_numbers(numeric, lambda: encode(kept, **arguments))
 
     # ------------------------------------------------------------------ description
 
@@ -315,7 +374,7 @@ class Ratings:
         missing: Literal["auto", "omit"] = "auto",
         confidence_level: float | None = None,
     ) -> Any:
-        return _icc.icc(self._data, form, missing=missing, confidence_level=confidence_level)
+        return _icc.icc(self._scores, form, missing=missing, confidence_level=confidence_level)
 
     @_doc(_icc.icc_table, inference=False)
     def icc_table(
@@ -326,17 +385,19 @@ class Ratings:
         test: Literal["F", "mcgraw_wong"] = "F",
         rho0: float = 0.0,
     ) -> pd.DataFrame:
-        return _icc.icc_table(self._data, confidence_level, missing=missing, test=test, rho0=rho0)
+        return _icc.icc_table(
+            self._scores, confidence_level, missing=missing, test=test, rho0=rho0
+        )
 
     @_doc(_kendall.kendall_w, inference=False)
     def kendall_w(self, *, correct_ties: bool = True) -> Any:
-        return _kendall.kendall_w(self._data, correct_ties=correct_ties)
+        return _kendall.kendall_w(self._scores, correct_ties=correct_ties)
 
     @_doc(_numeric.consensus_scores, inference=False)
     def consensus_scores(
         self, method: Literal["mixed", "mean", "median"] = "mixed"
     ) -> _numeric.ScoreConsensus:
-        return _numeric.consensus_scores(self._data, method)
+        return _numeric.consensus_scores(self._scores, method)
 
     @_doc(_numeric.cronbach_alpha, inference=False)
     def cronbach_alpha(
@@ -345,13 +406,13 @@ class Ratings:
         confidence_level: float | None = None,
         missing: Literal["omit", "pairwise"] = "omit",
     ) -> _numeric.CronbachAlpha | pd.DataFrame:
-        return _numeric.cronbach_alpha(self._data, confidence_level, missing=missing)
+        return _numeric.cronbach_alpha(self._scores, confidence_level, missing=missing)
 
     @_doc(_numeric.concordance, inference=False)
     def concordance(
         self, *, confidence_level: float | None = None
     ) -> _numeric.Concordance | pd.DataFrame:
-        return _numeric.concordance(self._data, confidence_level)
+        return _numeric.concordance(self._scores, confidence_level)
 
     @_doc(_numeric.bland_altman, inference=False)
     def bland_altman(
@@ -363,7 +424,7 @@ class Ratings:
         agreement: float = 1.96,
     ) -> _numeric.BlandAltman | pd.DataFrame:
         return _numeric.bland_altman(
-            self._data, rater_a, rater_b, confidence_level, agreement=agreement
+            self._scores, rater_a, rater_b, confidence_level, agreement=agreement
         )
 
     @_doc(_per_rater.per_rater, inference=False)

@@ -38,7 +38,13 @@ def kendall_sums(
     x, item, group = kept.x, kept.item, kept.group
     n_raters, n_groups = kept.n_raters, kept.n_groups
     key = kept.rating_group * n_raters + kept.rater  # one ranking per (group, rater)
-    order = np.lexsort((x, key))
+    # Sorted by key, then value: the values once (quicksort: the order among equal values
+    # does not matter, they share a mid-rank), then the keys by a stable sort.
+    by_value = np.argsort(x)
+    keys = key[by_value]
+    if len(keys) and int(keys.max()) < 2**16:  # NumPy's stable sort of 16-bit keys is a radix sort
+        keys = keys.astype(np.uint16)
+    order = by_value[np.argsort(keys, kind="stable")]
     sk, sx = key[order], x[order]
     new_run = _starts(sk, sx)
     run = np.cumsum(new_run) - 1

@@ -20,8 +20,7 @@ from .._typing import FloatArray, IntArray
 from .._warnings import UndefinedStatisticWarning, warn
 from ..encoding._labels import _fmt, _plain
 from ..inference import check_confidence_level
-from ..scores import Scores
-from ..tensors import RatingData
+from ..scores import ScoreData, Scores
 from ._sums import two_raters
 
 __all__ = ["BlandAltman", "bland_altman"]
@@ -138,7 +137,7 @@ def _code(raters: pd.Index | None, rater: Hashable, name: str) -> int:
 
 
 def bland_altman(
-    data: RatingData,
+    data: ScoreData,
     rater_a: Hashable,
     rater_b: Hashable,
     confidence_level: float = 0.95,

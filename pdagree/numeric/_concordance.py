@@ -25,8 +25,7 @@ from .._typing import FloatArray, IntArray
 from .._warnings import UndefinedStatisticWarning, warn
 from ..encoding._labels import _fmt
 from ..inference import ConfidenceInterval, check_confidence_level
-from ..scores import Scores, warn_undefined
-from ..tensors import RatingData
+from ..scores import ScoreData, Scores, warn_undefined
 from ._statistic import Statistic
 from ._sums import two_raters
 
@@ -112,7 +111,7 @@ class Concordance(Statistic):
         return ConfidenceInterval(float(low[0]), float(high[0]))
 
 
-def _slots(scores: Scores, data: RatingData) -> IntArray:
+def _slots(scores: Scores, data: ScoreData) -> IntArray:
     """Per (group, rater) pair: its rater's position (0, 1) among its group's raters; a clear
     error (or, with ``by=``, nan for the group) when a group has not two raters."""
     k = scores.raters_per_group
@@ -136,7 +135,7 @@ def _slots(scores: Scores, data: RatingData) -> IntArray:
 
 
 def concordance(
-    data: RatingData, confidence_level: float | None = None
+    data: ScoreData, confidence_level: float | None = None
 ) -> Concordance | pd.DataFrame:
     """Lin's concordance correlation coefficient of two raters' numeric scores.
 

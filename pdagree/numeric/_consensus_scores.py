@@ -11,9 +11,8 @@ import pandas as pd
 
 from .._typing import FloatArray, IntArray
 from ..encoding._labels import _fmt
-from ..icc._reml import reml_groups
-from ..scores import Scores, warn_undefined
-from ..tensors import RatingData
+from ..icc import reml_groups
+from ..scores import ScoreData, Scores, warn_undefined
 from ..tensors.keys import key_index
 from ._blup import predict
 
@@ -76,7 +75,7 @@ def _median(x: FloatArray, item: IntArray, n_items: int) -> FloatArray:
     return out
 
 
-def consensus_scores(data: RatingData, method: Method = "mixed") -> ScoreConsensus:
+def consensus_scores(data: ScoreData, method: Method = "mixed") -> ScoreConsensus:
     """Each item's score adjusted for the severity of whoever rated it.
 
     ``method="mixed"`` (the default) fits the two-way random-effects model ``y_ij = mu + a_i

@@ -24,8 +24,7 @@ import pandas as pd
 from .._typing import FloatArray
 from .._warnings import PdagreeWarning, warn
 from ..inference import ConfidenceInterval, check_confidence_level
-from ..scores import Scores, complete_items, warn_undefined
-from ..tensors import RatingData
+from ..scores import ScoreData, Scores, complete_items, warn_undefined
 from ._statistic import Statistic
 from ._sums import pair_sums, rater_variances
 
@@ -117,7 +116,7 @@ def _alpha(scores: Scores, missing: object) -> tuple[FloatArray, FloatArray, Flo
 
 
 def cronbach_alpha(
-    data: RatingData,
+    data: ScoreData,
     confidence_level: float | None = None,
     *,
     missing: Missing = "omit",
