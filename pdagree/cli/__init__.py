@@ -37,6 +37,7 @@ from .._version import __version__
 from ._analyses import ANALYSES, add_analysis, run_analysis
 from ._consensus import add_consensus, run_consensus
 from ._datasets import add_datasets, run_datasets
+from ._gate import GateFailed
 from ._output import MAX_MESSAGE, check_output, short
 from ._read import flags
 from ._report import add_report, run_report
@@ -117,8 +118,15 @@ def main(argv: list[str] | None = None) -> int:
             if out is None:  # started with standard output closed (`>&-`)
                 raise ValueError("standard output is closed; redirect it to a file or `-o`.")
             check_output(args)
-            COMMANDS[args.command].run(args, out)
-            out.flush()
+            try:
+                COMMANDS[args.command].run(args, out)
+            finally:
+                out.flush()
+        except GateFailed as below:  # the table is written; the values are not good enough
+            _report_warnings(caught)
+            for line in below.lines:
+                _print_error(f"{_PROG}: {line}")
+            return 1
         except BrokenPipeError:
             _drop_output()
             return 0

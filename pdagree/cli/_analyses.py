@@ -13,15 +13,18 @@ from typing import Any, TextIO
 
 import pandas as pd
 
+from ..io import read_table
 from ..ratings import Ratings
+from ._gate import DEFAULT_COLUMN, add_gate, check_gate
 from ._options import add_data_options, add_source, gold_rater, load
 from ._output import add_output, header, write_frame
+from ._read import UsageError
 
 __all__ = ["ANALYSES", "add_analysis", "run_analysis"]
 
 
 def _per_category(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
-    return ratings.per_category()
+    return ratings.per_category(args.confidence_level)
 
 
 def _pairwise(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
@@ -37,7 +40,22 @@ def _items(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
 
 
 def _against(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
-    return ratings.against(gold_rater(ratings, args.gold), average=args.average)
+    if (args.gold is None) == (args.gold_file is None):
+        raise UsageError(
+            "give the reference as `--gold RATER` or `--gold-file FILE`, one of them."
+        )
+    if args.gold_file is None:
+        return ratings.against(gold_rater(ratings, args.gold), average=args.average)
+    gold = read_table(args.gold_file)
+    columns = {args.gold_item: "item", args.gold_label: "label"}
+    missing = [col for col in columns if col not in gold.columns]
+    if missing:
+        raise ValueError(
+            f"`--gold-file` {args.gold_file!r} has no column {missing[0]!r}; its columns: "
+            f"{', '.join(map(str, gold.columns))}. Name them with --gold-item and --gold-label."
+        )
+    labels = gold[list(columns)].rename(columns=columns)
+    return ratings.against(labels, average=args.average)
 
 
 def _icc(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
@@ -90,11 +108,31 @@ def _per_rater_options(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="the coefficient each annotator's part is measured on (default alpha)",
     )
+    add_gate(parser, "per-rater")
+
+
+def _per_category_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--confidence-level",
+        metavar="LEVEL",
+        type=float,
+        help="add each kappa's standard error, interval and test at this level, e.g. 0.95",
+    )
+    add_gate(parser, "per-category")
 
 
 def _against_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gold", metavar="COL", help="the rater (column) holding the reference")
     parser.add_argument(
-        "--gold", required=True, metavar="COL", help="the rater (column) holding the reference"
+        "--gold-file",
+        metavar="FILE",
+        help="a file of reference labels instead (CSV, TSV, Parquet or Excel), one row per item",
+    )
+    parser.add_argument(
+        "--gold-item", metavar="COL", default="item", help="--gold-file's item column (item)"
+    )
+    parser.add_argument(
+        "--gold-label", metavar="COL", default="label", help="--gold-file's label column (label)"
     )
     parser.add_argument(
         "--average",
@@ -149,11 +187,19 @@ def _cronbach_options(parser: argparse.ArgumentParser) -> None:
 
 #: subcommand -> (method it wraps, help, its own options)
 ANALYSES: dict[str, tuple[Callable[..., pd.DataFrame], str, Callable[..., None] | None]] = {
-    "per-category": (_per_category, "kappa and specific agreement per category", None),
+    "per-category": (
+        _per_category,
+        "kappa and specific agreement per category",
+        _per_category_options,
+    ),
     "pairwise": (_pairwise, "a two-rater coefficient for every pair of raters", _pairwise_options),
     "per-rater": (_per_rater, "each annotator's part of the agreement", _per_rater_options),
     "items": (_items, "each item's agreement, ratings and label entropy", None),
-    "against": (_against, "each rater against a reference rater (--gold)", _against_options),
+    "against": (
+        _against,
+        "each rater against a reference (--gold RATER or --gold-file FILE)",
+        _against_options,
+    ),
     "icc": (_icc, "the intraclass correlation in its six forms", _icc_options),
     "cronbach": (_cronbach, "Cronbach's alpha, the raters as a scale's items", _cronbach_options),
     "concordance": (_concordance, "Lin's concordance correlation of two raters", _level_option),
@@ -183,4 +229,7 @@ def run_analysis(args: argparse.Namespace, out: TextIO) -> None:
     """Run the analysis subcommand ``args.command``."""
     method, _, _ = ANALYSES[args.command]
     name, ratings = load(args)
-    write_frame(method(ratings, args), header(name, ratings), args, out)
+    table = method(ratings, args)
+    write_frame(table, header(name, ratings), args, out)
+    if args.command in DEFAULT_COLUMN:
+        check_gate(table, args, args.command)

@@ -7,6 +7,7 @@ import argparse
 from typing import Any, TextIO
 
 from ..definitions import REGISTRY
+from ._gate import add_gate, check_gate
 from ._options import add_data_options, add_source, load, seed
 from ._output import add_output, header, write_frame
 from ._read import UsageError as _UsageError
@@ -84,6 +85,7 @@ def add_report(commands: Any) -> None:
         default="auto",
         help="with --icc: refuse (auto) or drop (omit) items some rater did not rate",
     )
+    add_gate(report.add_argument_group("quality gate"), "report")
     add_output(report)
 
 
@@ -95,6 +97,8 @@ def run_report(args: argparse.Namespace, out: TextIO) -> None:
             raise _UsageError(
                 "`--icc` prints the ICC table; it takes no --coefficients, --weights or --level."
             )
+        if args.fail_under is not None:
+            raise _UsageError("`--fail-under` reads the coefficients' report, not `--icc`.")
         level = 0.95 if args.confidence_level is None else args.confidence_level
         icc = ratings.icc_table(level, missing=args.icc_missing)
         write_frame(icc, header(name, ratings), args, out)
@@ -109,3 +113,4 @@ def run_report(args: argparse.Namespace, out: TextIO) -> None:
         level=args.level,
     )
     write_frame(table, header(name, ratings), args, out)
+    check_gate(table, args, "report")
