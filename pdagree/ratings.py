@@ -448,10 +448,14 @@ class Ratings:
     @_doc(_breakdowns.pairwise, inference=False)
     def pairwise(
         self,
-        method: Literal["cohen", "scott", "observed", "n_items"] = "cohen",
+        method: Literal["cohen", "scott", "observed", "n_items", "concordance"] = "cohen",
         *,
         weights: Weights = None,
     ) -> pd.DataFrame:
+        if method == "concordance":  # numeric scores: Lin's, for every pair
+            if weights is not None:
+                raise TypeError("`weights` do not apply to Lin's concordance; drop them.")
+            return _numeric.pairwise_concordance(self._scores)
         return _breakdowns.pairwise(self._data.rows, method, weights=weights)
 
     @_doc(_breakdowns.per_category, inference=False)

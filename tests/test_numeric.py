@@ -303,3 +303,23 @@ def test_cli_cronbach_and_concordance(
     assert table.loc["concordance", "value"] == pytest.approx(float(ccc), rel=1e-12)
     assert main(["concordance", path]) == 2
     assert "Select two of them with `--raters`" in capsys.readouterr().err
+
+
+def test_pairwise_concordance_equals_each_pair() -> None:
+    frame = _scores(9, n=30, k=4, holes=0.1)
+    table = frame.agree.pairwise("concordance")
+    for a in frame.columns:
+        for b in frame.columns:
+            if a == b:
+                assert table.loc[a, b] == 1.0
+                continue
+            pair = frame[[a, b]].dropna()
+            expected = float(pair.agree.concordance())
+            assert table.loc[a, b] == pytest.approx(expected, rel=1e-12)
+    grouped = frame.assign(g=np.repeat(["p", "q"], 15))
+    by = grouped.agree(by="g").pairwise("concordance")
+    for g, part in grouped.groupby("g"):
+        expected = part.drop(columns="g").agree.pairwise("concordance")
+        np.testing.assert_allclose(by.loc[g].to_numpy(), expected.to_numpy(), rtol=1e-12)
+    with pytest.raises(TypeError, match="`weights` do not apply"):
+        frame.agree.pairwise("concordance", weights="quadratic")

@@ -11,7 +11,7 @@ record that :func:`pdagree.plotting.bland_altman` draws.
 from __future__ import annotations
 
 from ._bland_altman import BlandAltman, bland_altman
-from ._concordance import Concordance, concordance
+from ._concordance import Concordance, concordance, pairwise_concordance
 from ._consensus_scores import ScoreConsensus, consensus_scores
 from ._cronbach import CronbachAlpha, cronbach_alpha
 from ._statistic import Statistic
@@ -26,4 +26,5 @@ __all__ = [
     "concordance",
     "consensus_scores",
     "cronbach_alpha",
+    "pairwise_concordance",
 ]

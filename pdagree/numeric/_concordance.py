@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from .._kernels.multilabel import annotation_pairs
 from .._typing import FloatArray, IntArray
 from .._warnings import UndefinedStatisticWarning, warn
 from ..encoding._labels import _fmt
@@ -29,7 +30,7 @@ from ..scores import ScoreData, Scores, warn_undefined
 from ._statistic import Statistic
 from ._sums import two_raters
 
-__all__ = ["Concordance", "concordance", "lin_terms"]
+__all__ = ["Concordance", "concordance", "lin_terms", "pairwise_concordance"]
 
 
 def lin_terms(group: FloatArray, x: FloatArray, y: FloatArray, n_groups: int) -> dict[str, Any]:
@@ -214,3 +215,37 @@ def _two(raters: pd.Index, scores: Scores) -> tuple[Any, ...]:
     """The two raters' labels in slot order (the order of the data's raters)."""
     used = np.unique(scores.rater)
     return tuple(raters[used].tolist())
+
+
+def pairwise_concordance(data: ScoreData) -> pd.DataFrame:
+    """Lin's concordance of every pair of raters over the items both rated: raters x raters
+    (with ``by=``, rows (group, rater)), 1 on the diagonal, nan for a pair with fewer than
+    two items in common or scores that do not vary."""
+    data = data.rows
+    scores = Scores.of(data, "pairwise")
+    enc = data.enc
+    n_raters, n_groups = enc.n_raters, scores.n_groups
+    u, v = annotation_pairs(scores.item, scores.rater)
+    g = scores.rating_group[u]
+    key = (g * n_raters + scores.rater[u]) * n_raters + scores.rater[v]
+    keys, which = np.unique(key, return_inverse=True)
+    which = which.reshape(-1)
+    x = scores.centred  # per group: a shift and a scale common to its raters, which rho_c ignores
+    parts = lin_terms(which.astype(np.float64), x[u], x[v], len(keys))
+    table = np.full((n_groups, n_raters, n_raters), np.nan)
+    group, rest = np.divmod(keys, n_raters * n_raters)
+    first, second = np.divmod(rest, n_raters)
+    table[group, first, second] = parts["rho"]
+    table[group, second, first] = parts["rho"]
+    rated = np.zeros((n_groups, n_raters), dtype=bool)
+    rated[scores.rating_group, scores.rater] = True
+    diagonal = np.arange(n_raters)
+    table[:, diagonal, diagonal] = np.where(rated, 1.0, np.nan)
+    raters = pd.Index(data.rater_labels)
+    if enc.groups is None:
+        return pd.DataFrame(table[0], index=raters, columns=raters)
+    outer = enc.groups.to_frame(index=False).loc[np.repeat(np.arange(n_groups), n_raters)]
+    outer[raters.name if raters.name is not None else "rater"] = np.tile(raters, n_groups)
+    return pd.DataFrame(
+        table.reshape(-1, n_raters), index=pd.MultiIndex.from_frame(outer), columns=raters
+    )
