@@ -144,3 +144,28 @@ def test_errors_are_the_category_paths() -> None:
     inf = pd.DataFrame({"a": [1.5, np.inf, 2.5], "b": [1.5, 2.5, 2.5]})
     with pytest.raises(ValueError, match="needs finite ratings"):
         inf.agree.icc_table()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 30), st.integers(2, 6), st.booleans())
+def test_kendall_one_group_matrix_equals_the_sort_of_keys(
+    seed: int, n: int, m: int, correct: bool
+) -> None:
+    from pdagree.kendall._sums import _by_groups, _one_group
+    from pdagree.scores import Scores, complete_items
+
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame(rng.integers(0, 4, size=(n, m)).astype(float))  # many ties
+    frame = frame.mask(rng.random(frame.shape) < 0.1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        data = Ratings(encode(frame)) if frame.notna().sum().ge(1).sum() >= 2 else None
+        if data is None:
+            return
+        scores = Scores.of(data._data, "kendall_w", finite=False)
+        keep, _, _ = complete_items(scores, "omit")
+        kept = scores.kept(keep)
+        for a, b in zip(
+            _one_group(kept, keep, correct), _by_groups(kept, keep, correct), strict=True
+        ):
+            np.testing.assert_allclose(a, b, rtol=1e-12, equal_nan=True)

@@ -242,7 +242,6 @@ def icc(
         if confidence_level is not None:
             frame["low"], frame["high"] = rows["low"], rows["high"]
         return frame
-    enc = layout.data.enc
     incomplete = bool(layout.incomplete[0])
     nan = float("nan")
     return ICC(
@@ -252,8 +251,8 @@ def icc(
         expected=nan,
         n_items=int(n_items[0]),
         n_raters=int(n_raters[0]),
-        n_categories=enc.n_categories,
-        categories=tuple(enc.categories),
+        n_categories=0,  # the ICC reads the scores as numbers: no categories
+        categories=(),
         form=name,
         shrout_fleiss=SHROUT_FLEISS[name],
         F=float(rows["F"][0]),
