@@ -1,0 +1,223 @@
+"""Span agreement (#29): the measures against direct loop-over-sets oracles on random span
+sets (hypothesis), the character labels against the labels frame read the usual way, the
+consensus spans against a count per character, and the checks of the input."""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pdagree  # noqa: F401  (the accessor)
+
+LABELS = ["PER", "ORG", "LOC"]
+
+
+def random_spans(
+    seed: int, n_docs: int, n_raters: int, n_labels: int, holes: bool
+) -> pd.DataFrame:
+    """Per (document, annotator): spans of each label that do not overlap each other (other
+    labels may); some annotators skip documents, some mark nothing in one."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for doc in range(n_docs):
+        for rater in range(n_raters):
+            if holes and rng.random() < 0.2:
+                continue  # did not see the document
+            marked = False
+            for label in LABELS[:n_labels]:
+                cuts = np.sort(rng.choice(40, size=2 * int(rng.integers(0, 4)), replace=False))
+                for start, end in zip(cuts[::2], cuts[1::2], strict=True):
+                    rows.append((f"d{doc}", f"r{rater}", int(start), int(end), label))
+                    marked = True
+            if not marked:
+                rows.append((f"d{doc}", f"r{rater}", None, None, None))
+    frame = pd.DataFrame(rows, columns=["doc", "who", "start", "end", "tag"])
+    return frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+
+
+def spans_of(frame: pd.DataFrame) -> dict[tuple[str, str], list[tuple[int, int, str]]]:
+    out: dict[tuple[str, str], list[tuple[int, int, str]]] = defaultdict(list)
+    for doc, who, start, end, tag in frame.itertuples(index=False):
+        out[(doc, who)]  # annotated, perhaps with nothing
+        if pd.notna(start):
+            out[(doc, who)].append((int(start), int(end), tag))
+    return out
+
+
+def oracle(frame: pd.DataFrame, match: str) -> dict[tuple[str, str], tuple[int, int, int]]:
+    """(n_a, n_b, n_matched) per pair of annotators, by loops over sets."""
+    marked = spans_of(frame)
+    raters = sorted({who for _, who in marked})
+    docs = sorted({doc for doc, _ in marked})
+    out = {}
+    for a, b in itertools.combinations(raters, 2):
+        n_a = n_b = n_m = 0
+        shared = [d for d in docs if (d, a) in marked and (d, b) in marked]
+        if not shared:
+            continue
+        for d in shared:
+            sa, sb = marked[(d, a)], marked[(d, b)]
+            n_a, n_b = n_a + len(sa), n_b + len(sb)
+            if match == "exact":
+                n_m += len(set(sa) & set(sb))
+                continue
+            edges = [
+                (-(min(x[1], y[1]) - max(x[0], y[0])), x[0], y[0], i, j)
+                for i, x in enumerate(sa)
+                for j, y in enumerate(sb)
+                if x[2] == y[2] and min(x[1], y[1]) > max(x[0], y[0])
+            ]
+            used_a, used_b = set(), set()
+            for _, _, _, i, j in sorted(edges):
+                if i not in used_a and j not in used_b:
+                    used_a.add(i)
+                    used_b.add(j)
+                    n_m += 1
+        out[(a, b)] = (n_a, n_b, n_m)
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.integers(1, 5),
+    st.integers(2, 4),
+    st.integers(1, 3),
+    st.booleans(),
+    st.sampled_from(["exact", "overlap"]),
+)
+def test_pairwise_f1_equals_a_loop_over_sets(
+    seed: int, n_docs: int, n_raters: int, n_labels: int, holes: bool, match: str
+) -> None:
+    frame = random_spans(seed, n_docs, n_raters, n_labels, holes)
+    spans = frame.agree.spans(item="doc", rater="who", start="start", end="end", label="tag")
+    table = spans.pairwise_f1(match)  # type: ignore[arg-type]
+    expected = oracle(frame, match)
+    got = {
+        (a, b): (int(r.n_a), int(r.n_b), int(r.n_matched))
+        for (a, b), r in zip(table.index, table.itertuples(), strict=True)
+    }
+    assert got == expected
+    for (a, b), (n_a, n_b, n_m) in expected.items():
+        f1 = 1.0 if n_a + n_b == 0 else 2 * n_m / (n_a + n_b)
+        assert table.loc[(a, b), "f1"] == pytest.approx(f1)
+    if expected:
+        mean = np.mean([table.loc[k, "f1"] for k in expected])
+        assert spans.f1(match) == pytest.approx(mean)  # type: ignore[arg-type]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 4), st.integers(2, 3))
+def test_row_order_and_renaming_do_not_matter(seed: int, n_docs: int, n_raters: int) -> None:
+    frame = random_spans(seed, n_docs, n_raters, 2, True)
+    args = {"item": "doc", "rater": "who", "start": "start", "end": "end", "label": "tag"}
+    base = frame.agree.spans(**args).pairwise_f1("overlap")["f1"].to_numpy()
+    shuffled = frame.sample(frac=1.0, random_state=seed + 1)
+    again = shuffled.agree.spans(**args).pairwise_f1("overlap")["f1"].to_numpy()
+    np.testing.assert_allclose(again, base)
+    renamed = frame.assign(tag=frame["tag"].map({"PER": "x", "ORG": "y"}))
+    np.testing.assert_allclose(renamed.agree.spans(**args).pairwise_f1("overlap")["f1"], base)
+
+
+def test_by_equals_a_loop() -> None:
+    frame = pd.concat(
+        [random_spans(s, 4, 3, 2, True).assign(batch=s) for s in range(3)], ignore_index=True
+    )
+    args = {"item": "doc", "rater": "who", "start": "start", "end": "end", "label": "tag"}
+    table = frame.agree.spans(**args, by="batch").pairwise_f1("overlap")
+    means = frame.agree.spans(**args, by="batch").f1("overlap")
+    for batch, part in frame.groupby("batch"):
+        one = part.agree.spans(**args).pairwise_f1("overlap")
+        np.testing.assert_allclose(table.loc[batch].to_numpy(), one.to_numpy())
+        assert means.loc[batch] == pytest.approx(part.agree.spans(**args).f1("overlap"))
+
+
+def test_token_agreement_equals_the_labels_frame() -> None:
+    frame = random_spans(7, 5, 3, 2, False)
+    spans = frame.agree.spans(item="doc", rater="who", start="start", end="end", label="tag")
+    ratings = spans.token_agreement()
+    marked = spans_of(frame)
+    rows = []
+    for (doc, who), items in marked.items():
+        length = max([e for (d, _), s in marked.items() if d == doc for _, e, _ in s] or [0])
+        labels = ["O"] * length
+        for start, end, tag in sorted(items, key=lambda x: x[0] - x[1]):  # longest first
+            labels[start:end] = [tag] * (end - start)
+        rows += [(doc, c, who, tag) for c, tag in enumerate(labels)]
+    chars = pd.DataFrame(rows, columns=["doc", "char", "who", "tag"])
+    chars["item"] = chars["doc"] + ":" + chars["char"].astype(str)
+    expected = chars.agree(item="item", rater="who", label="tag", categories=["O", "ORG", "PER"])
+    assert ratings.n_items == expected.n_items
+    for name in ("fleiss", "observed"):
+        assert float(getattr(ratings, name)()) == pytest.approx(float(getattr(expected, name)()))
+    assert float(ratings.alpha()) == pytest.approx(float(expected.alpha()))
+
+
+def test_consensus_spans_by_counting_characters() -> None:
+    frame = random_spans(3, 4, 3, 2, True)
+    spans = frame.agree.spans(item="doc", rater="who", start="start", end="end", label="tag")
+    table = spans.consensus()
+    marked = spans_of(frame)
+    expected = []
+    for doc in sorted({d for d, _ in marked}):
+        mine = {who: s for (d, who), s in marked.items() if d == doc}
+        need = len(mine) // 2 + 1
+        for tag in ("ORG", "PER"):
+            votes = np.zeros(41, dtype=int)
+            for items in mine.values():
+                for start, end, t in items:
+                    if t == tag:
+                        votes[start:end] += 1
+            ok = votes >= need
+            c = 0
+            while c < len(ok):
+                if ok[c]:
+                    e = c
+                    while e < len(ok) and ok[e]:
+                        e += 1
+                    expected.append((doc, c, e, tag, int(votes[c:e].min()), len(mine)))
+                    c = e
+                else:
+                    c += 1
+    got = sorted(
+        (doc, int(r.start), int(r.end), r.label, int(r.votes), int(r.n_raters))
+        for doc, r in zip(table.index, table.itertuples(), strict=True)
+    )
+    assert got == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([("d", "a", 5, 5, "X")], "end at or before their start"),
+        ([("d", "a", -1, 5, "X")], "negative offset"),
+        ([("d", "a", 0, 5, "X"), ("d", "a", 3, 8, "X")], "overlap another span of the same"),
+        ([("d", "a", 0, None, "X")], "one of `start` and `end` without the other"),
+        ([("d", "a", 0.5, 3, "X")], "whole character offsets"),
+        ([("d", "a", 0, 3, None)], "have a span but no label"),
+    ],
+)
+def test_bad_spans_are_refused_naming_rows(rows: list[tuple[object, ...]], message: str) -> None:
+    frame = pd.DataFrame([*rows, ("d", "b", 0, 3, "X")], columns=["doc", "who", "s", "e", "tag"])
+    with pytest.raises(ValueError, match=message):
+        frame.agree.spans(item="doc", rater="who", start="s", end="e", label="tag")
+
+
+def test_text_lengths_and_missing_columns() -> None:
+    frame = pd.DataFrame({"doc": [1, 1], "who": ["a", "b"], "s": [0, 2], "e": [4, 9]})
+    with pytest.raises(ValueError, match="end beyond their document's text"):
+        frame.agree.spans(
+            item="doc", rater="who", start="s", end="e", text=pd.Series({1: "abcdefgh"})
+        )
+    spans = frame.agree.spans(item="doc", rater="who", start="s", end="e", text=pd.Series({1: 12}))
+    assert spans.token_agreement().n_items == 12
+    with pytest.raises(ValueError, match="are not in the frame"):
+        frame.agree.spans(item="doc", rater="who", start="s", end="stop")
+    unlabelled = frame.agree.spans(item="doc", rater="who", start="s", end="e")
+    assert unlabelled.f1("overlap") == 1.0 and unlabelled.f1() == 0.0
