@@ -41,6 +41,7 @@ from ._gate import GateFailed
 from ._output import MAX_MESSAGE, check_output, short
 from ._read import flags
 from ._report import add_report, run_report
+from ._spans import add_spans, run_spans
 
 __all__ = ["COMMANDS", "Command", "main"]
 
@@ -73,6 +74,7 @@ COMMANDS: dict[str, Command] = {
         for name in ANALYSES
     },
     "consensus": Command(add_consensus, run_consensus),
+    "spans": Command(add_spans, run_spans),
     "datasets": Command(add_datasets, run_datasets),
 }
 
