@@ -10,7 +10,7 @@ from collections import defaultdict
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import pdagree  # noqa: F401  (the accessor)
@@ -96,6 +96,7 @@ def test_pairwise_f1_equals_a_loop_over_sets(
     seed: int, n_docs: int, n_raters: int, n_labels: int, holes: bool, match: str
 ) -> None:
     frame = random_spans(seed, n_docs, n_raters, n_labels, holes)
+    assume(len(frame) > 0)
     spans = frame.agree.spans(item="doc", rater="who", start="start", end="end", label="tag")
     table = spans.pairwise_f1(match)  # type: ignore[arg-type]
     expected = oracle(frame, match)
@@ -116,6 +117,7 @@ def test_pairwise_f1_equals_a_loop_over_sets(
 @given(st.integers(0, 10_000), st.integers(1, 4), st.integers(2, 3))
 def test_row_order_and_renaming_do_not_matter(seed: int, n_docs: int, n_raters: int) -> None:
     frame = random_spans(seed, n_docs, n_raters, 2, True)
+    assume(len(frame) > 0)
     args = {"item": "doc", "rater": "who", "start": "start", "end": "end", "label": "tag"}
     base = frame.agree.spans(**args).pairwise_f1("overlap")["f1"].to_numpy()
     shuffled = frame.sample(frac=1.0, random_state=seed + 1)
@@ -221,3 +223,79 @@ def test_text_lengths_and_missing_columns() -> None:
         frame.agree.spans(item="doc", rater="who", start="s", end="stop")
     unlabelled = frame.agree.spans(item="doc", rater="who", start="s", end="e")
     assert unlabelled.f1("overlap") == 1.0 and unlabelled.f1() == 0.0
+
+
+def _runs(spans: list[list[tuple[int, int, str]]], need: int) -> list[tuple[int, int, str]]:
+    """Consensus spans by counting votes per character (the oracle)."""
+    out = []
+    for tag in LABELS:
+        votes = np.zeros(42, dtype=int)
+        for items in spans:
+            for start, end, t in items:
+                if t == tag:
+                    votes[start:end] += 1
+        ok = np.r_[votes >= need, False]
+        c = 0
+        while c < len(votes):
+            if ok[c]:
+                e = c
+                while ok[e]:
+                    e += 1
+                out.append((c, e, tag))
+                c = e
+            else:
+                c += 1
+    return out
+
+
+def _matched(sa: list[tuple[int, int, str]], sb: list[tuple[int, int, str]], match: str) -> int:
+    if match == "exact":
+        return len(set(sa) & set(sb))
+    edges = sorted(
+        (-(min(x[1], y[1]) - max(x[0], y[0])), x[0], y[0], i, j)
+        for i, x in enumerate(sa)
+        for j, y in enumerate(sb)
+        if x[2] == y[2] and min(x[1], y[1]) > max(x[0], y[0])
+    )
+    used_a, used_b, n = set(), set(), 0
+    for *_, i, j in edges:
+        if i not in used_a and j not in used_b:
+            used_a.add(i)
+            used_b.add(j)
+            n += 1
+    return n
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.integers(1, 4),
+    st.integers(2, 5),
+    st.sampled_from(["exact", "overlap"]),
+)
+def test_per_rater_equals_a_loop(seed: int, n_docs: int, n_raters: int, match: str) -> None:
+    frame = random_spans(seed, n_docs, n_raters, 2, True)
+    assume(len(frame) > 0)
+    spans = frame.agree.spans(item="doc", rater="who", start="start", end="end", label="tag")
+    table = spans.per_rater(match)  # type: ignore[arg-type]
+    marked = spans_of(frame)
+    expected = {}
+    for who in sorted({w for _, w in marked}):
+        n_items = n_a = n_b = n_m = 0
+        for doc in sorted({d for d, _ in marked}):
+            if (doc, who) not in marked:
+                continue
+            others = [s for (d, w), s in marked.items() if d == doc and w != who]
+            if not others:
+                continue
+            reference = _runs(others, len(others) // 2 + 1)
+            mine = marked[(doc, who)]
+            n_items, n_a, n_b = n_items + 1, n_a + len(mine), n_b + len(reference)
+            n_m += _matched(mine, reference, match)
+        if n_items:
+            expected[who] = (n_items, n_a, n_b, n_m)
+    got = {
+        who: (int(r.n_items), int(r.n_spans), int(r.n_reference), int(r.n_matched))
+        for who, r in zip(table.index, table.itertuples(), strict=True)
+    }
+    assert got == expected

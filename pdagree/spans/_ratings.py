@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from ..ratings import Ratings
-from . import _consensus, _tables, _tokens
+from . import _consensus, _per_rater, _tables, _tokens
 from ._data import SpanData, span_data
 from ._match import Match
 
@@ -120,3 +120,10 @@ class SpanRatings:
         document's annotators (or ``min_votes``) gave the same label; ``votes`` and
         ``n_raters`` beside each."""
         return _consensus.consensus(self._data, min_votes)
+
+    def per_rater(self, match: Match = "exact") -> pd.DataFrame:
+        """Each annotator against the consensus of the others (leave-one-out), over the
+        documents shared with others: ``n_items``, ``precision`` (their spans the others'
+        consensus has), ``recall`` (the consensus spans they have), ``f1``, ``n_spans``,
+        ``n_reference`` and ``n_matched``; the span analogue of :meth:`Ratings.per_rater`."""
+        return _per_rater.per_rater(self._data, match)
