@@ -299,3 +299,39 @@ def test_per_rater_equals_a_loop(seed: int, n_docs: int, n_raters: int, match: s
         for who, r in zip(table.index, table.itertuples(), strict=True)
     }
     assert got == expected
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.integers(1, 4),
+    st.integers(2, 4),
+    st.sampled_from(["exact", "overlap"]),
+)
+def test_items_equals_a_loop(seed: int, n_docs: int, n_raters: int, match: str) -> None:
+    frame = random_spans(seed, n_docs, n_raters, 2, True)
+    assume(len(frame) > 0)
+    spans = frame.agree.spans(item="doc", rater="who", start="start", end="end", label="tag")
+    table = spans.items(match)  # type: ignore[arg-type]
+    marked = spans_of(frame)
+    for doc in sorted({d for d, _ in marked}):
+        mine = {w: s for (d, w), s in marked.items() if d == doc}
+        row = table.loc[doc]
+        assert row["n_raters"] == len(mine)
+        assert row["n_spans"] == sum(map(len, mine.values()))
+        assert (row["min_spans"], row["max_spans"]) == (
+            min(map(len, mine.values())),
+            max(map(len, mine.values())),
+        )
+        every = set.intersection(*(set(s) for s in mine.values()))
+        union = set.union(*(set(s) for s in mine.values()))
+        assert row["n_disputed"] == len(union - every)
+        if len(mine) < 2:
+            assert np.isnan(row["f1"])
+            continue
+        f1s = []
+        for a, b in itertools.combinations(sorted(mine), 2):
+            sa, sb = mine[a], mine[b]
+            n = _matched(sa, sb, match)
+            f1s.append(1.0 if not sa and not sb else 2 * n / (len(sa) + len(sb)))
+        assert row["f1"] == pytest.approx(np.mean(f1s))

@@ -127,3 +127,9 @@ class SpanRatings:
         consensus has), ``recall`` (the consensus spans they have), ``f1``, ``n_spans``,
         ``n_reference`` and ``n_matched``; the span analogue of :meth:`Ratings.per_rater`."""
         return _per_rater.per_rater(self._data, match)
+
+    def items(self, match: Match = "exact") -> pd.DataFrame:
+        """Per document, for review queues: ``n_raters``, ``n_spans``, ``min_spans`` and
+        ``max_spans`` (per annotator), ``f1`` (the mean over its pairs of annotators) and
+        ``n_disputed`` (the distinct spans not every annotator gave)."""
+        return _tables.items(self._data, match)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -11,7 +12,7 @@ from .._typing import FloatArray, IntArray
 from ._data import SpanData
 from ._match import Match, pair_counts
 
-__all__ = ["f1", "pairwise_f1", "per_label", "rater_pairs"]
+__all__ = ["f1", "items", "pairwise_f1", "per_label", "rater_pairs"]
 
 
 def rater_pairs(data: SpanData) -> tuple[IntArray, IntArray, IntArray]:
@@ -118,3 +119,43 @@ def per_label(data: SpanData, match: Match = "exact") -> pd.DataFrame:
         }
     )
     return out
+
+
+def items(data: SpanData, match: Match = "exact") -> pd.DataFrame:
+    """Per document (for review queues): ``n_raters``, ``n_spans``, the fewest and most
+    spans one annotator gave, ``f1`` (the mean over its pairs of annotators) and
+    ``n_disputed``: the distinct spans (offsets and label) not every annotator gave."""
+    per_doc = replace(data, group=np.arange(data.n_docs), groups=pd.RangeIndex(data.n_docs))
+    pairs = pairwise_f1(per_doc, match)
+    doc_of_pair = pairs.index.get_level_values(0).to_numpy()
+    n_docs = data.n_docs
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f1_sum = np.bincount(doc_of_pair, weights=pairs["f1"].to_numpy(), minlength=n_docs)
+        f1 = f1_sum / np.bincount(doc_of_pair, minlength=n_docs)
+    n_r = data.n_raters
+    raters = np.bincount(data.doc, minlength=n_docs)
+    counts = np.zeros(n_docs * n_r, dtype=np.int64)
+    np.add.at(counts, data.span_doc * n_r + data.span_rater, 1)
+    own = counts[data.doc * n_r + data.rater]  # per annotated row: its spans
+    fewest = np.full(n_docs, np.iinfo(np.int64).max)
+    most = np.zeros(n_docs, dtype=np.int64)
+    np.minimum.at(fewest, data.doc, own)
+    np.maximum.at(most, data.doc, own)
+    key = np.stack([data.span_doc, data.start, data.end, data.label], axis=1)
+    distinct, given = np.unique(key, axis=0, return_counts=True)
+    disputed = np.bincount(
+        distinct[:, 0], weights=given < raters[distinct[:, 0]], minlength=n_docs
+    )
+    rated = raters > 0
+    out = pd.DataFrame(
+        {
+            "n_raters": raters,
+            "n_spans": np.bincount(data.span_doc, minlength=n_docs),
+            "min_spans": np.where(rated, fewest, 0),
+            "max_spans": most,
+            "f1": np.where(raters >= 2, f1, np.nan),
+            "n_disputed": disputed.astype(np.int64),
+        },
+        index=data.docs,
+    )
+    return out[rated]
