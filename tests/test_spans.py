@@ -335,3 +335,128 @@ def test_items_equals_a_loop(seed: int, n_docs: int, n_raters: int, match: str) 
             n = _matched(sa, sb, match)
             f1s.append(1.0 if not sa and not sb else 2 * n / (len(sa) + len(sb)))
         assert row["f1"] == pytest.approx(np.mean(f1s))
+
+
+# --------------------------------------------------------------------------- alpha_u
+
+
+def _study(units: list[tuple[int, int, int, str]], begin: int, length: int) -> object:
+    """DKPro's (offset, length, rater, category) units as a frame of spans, the continuum
+    read as one document of ``length`` characters starting at ``begin``."""
+    frame = pd.DataFrame(
+        [(1, f"r{r}", o - begin, o - begin + n, c) for o, n, r, c in units],
+        columns=["doc", "who", "s", "e", "tag"],
+    )
+    return frame.agree.spans(
+        item="doc", rater="who", start="s", end="e", label="tag", text=pd.Series({1: length})
+    )
+
+
+def test_alpha_u_krippendorff_2004() -> None:
+    # Krippendorff (2004), Content Analysis, 2nd ed., p. 254: two observers on a continuum of
+    # 300 (from 150); the published (and DKPro Agreement's) values: alpha_u 0.8591 (+-0.0005),
+    # c: D_o 0.0144, D_e 0.0532, alpha 0.7286; k: D_o 0, D_e 0.0490, alpha 1.
+    from pdagree.spans._unitizing import disagreements
+
+    units = [
+        (225, 70, 0, "c"), (370, 30, 0, "c"), (220, 80, 1, "c"), (355, 20, 1, "c"),
+        (400, 20, 1, "c"), (180, 60, 0, "k"), (300, 50, 0, "k"), (180, 60, 1, "k"),
+        (300, 50, 1, "k"),
+    ]  # fmt: skip
+    spans = _study(units, 150, 300)
+    assert spans.alpha_u() == pytest.approx(0.8591, abs=0.0005)
+    per_label = spans.alpha_u(by_label=True)
+    assert per_label["c"] == pytest.approx(0.7286, abs=0.0001)
+    assert per_label["k"] == pytest.approx(1.0, abs=0.0001)
+    d_o, d_e, _ = disagreements(spans._data)
+    labels = list(spans.labels)
+    c, k = labels.index("c"), labels.index("k")
+    assert d_o[0, c] == pytest.approx(0.0144, abs=0.0001)
+    assert d_e[0, c] == pytest.approx(0.0532, abs=0.0001)
+    assert d_o[0, k] == pytest.approx(0.0, abs=0.0001)
+    assert d_e[0, k] == pytest.approx(0.0490, abs=0.0001)
+
+
+def test_alpha_u_dkpro_example() -> None:
+    # DKPro Agreement's unitizing test study: r0 -11111111-, r1 --1-1-1--- on 10 characters:
+    # D_o 0.9100, D_e 0.5351, alpha -0.7003.
+    from pdagree.spans._unitizing import disagreements
+
+    spans = _study([(1, 8, 0, "A"), (2, 1, 1, "A"), (4, 1, 1, "A"), (6, 1, 1, "A")], 0, 10)
+    d_o, d_e, _ = disagreements(spans._data)
+    assert d_o[0, 0] == pytest.approx(0.9100, abs=0.0001)
+    assert d_e[0, 0] == pytest.approx(0.5351, abs=0.0001)
+    assert spans.alpha_u() == pytest.approx(-0.7003, abs=0.0001)
+
+
+def test_alpha_u_by_equals_a_loop_and_documents_end_to_end() -> None:
+    frame = pd.concat(
+        [random_spans(s, 3, 3, 2, False).assign(batch=s) for s in range(3)], ignore_index=True
+    )
+    args = {"item": "doc", "rater": "who", "start": "start", "end": "end", "label": "tag"}
+    table = frame.agree.spans(**args, by="batch").alpha_u()
+    for batch, part in frame.groupby("batch"):
+        assert table.loc[batch] == pytest.approx(part.agree.spans(**args).alpha_u())
+    # two documents laid end to end equal one document holding both, shifted
+    one = random_spans(5, 2, 2, 1, False)
+    lengths = one.groupby("doc")["end"].max()
+    shift = one["doc"].map({"d0": 0, "d1": int(lengths["d0"])})
+    joined = one.assign(doc="all", start=one["start"] + shift, end=one["end"] + shift)
+    assert one.agree.spans(**args).alpha_u() == pytest.approx(joined.agree.spans(**args).alpha_u())
+
+
+def _alpha_u_oracle(marked: dict[str, list[tuple[int, int, str]]], length: int) -> float:
+    """Krippendorff's (2004) definitions written out: sections, distances, sums."""
+    m = len(marked)
+    d_o_all, d_e_all = [], []
+    for c in sorted({t for s in marked.values() for *_, t in s}):
+        sections = {}
+        for who, items in marked.items():
+            units = sorted((b, e) for b, e, t in items if t == c)
+            out, pos = [], 0
+            for b, e in units:
+                if b > pos:
+                    out.append((pos, b, False))
+                out.append((b, e, True))
+                pos = e
+            if pos < length:
+                out.append((pos, length, False))
+            sections[who] = out
+        total = 0.0
+        for a, b in itertools.combinations(sorted(marked), 2):
+            for b1, e1, u1 in sections[a]:
+                for b2, e2, u2 in sections[b]:
+                    if min(e1, e2) <= max(b1, b2):
+                        continue
+                    if u1 and u2:
+                        total += (b1 - b2) ** 2 + (e1 - e2) ** 2
+                    elif u1 and b2 <= b1 and e1 <= e2:
+                        total += (e1 - b1) ** 2
+                    elif u2 and b1 <= b2 and e2 <= e1:
+                        total += (e2 - b2) ** 2
+        d_o = 2 * total / (m * (m - 1) * length**2)
+        lens = [e - b for s in sections.values() for b, e, u in s if u]
+        gaps = [e - b for s in sections.values() for b, e, u in s if not u]
+        n_c = len(lens)
+        num = sum(
+            (n_c - 1) * (2 * n**3 - 3 * n**2 + n) / 3
+            + n * n * sum(g - n + 1 for g in gaps if g >= n)
+            for n in lens
+        )
+        d_e = (2 / length) * num / (m * length * (m * length - 1) - sum(n * (n - 1) for n in lens))
+        d_o_all.append(d_o)
+        d_e_all.append(d_e)
+    d_o, d_e = np.mean(d_o_all), np.mean(d_e_all)
+    return 0.0 if d_o == d_e else 1 - d_o / d_e
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 4), st.integers(1, 3))
+def test_alpha_u_equals_the_definitions(seed: int, n_raters: int, n_labels: int) -> None:
+    frame = random_spans(seed, 1, n_raters, n_labels, False)
+    assume(frame["start"].notna().any())
+    spans = frame.agree.spans(
+        item="doc", rater="who", start="start", end="end", label="tag", text=pd.Series({"d0": 41})
+    )
+    marked = {who: s for (_, who), s in spans_of(frame).items()}
+    assert spans.alpha_u() == pytest.approx(_alpha_u_oracle(marked, 41), rel=1e-9, abs=1e-12)

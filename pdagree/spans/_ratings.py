@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 
 from ..ratings import Ratings
-from . import _consensus, _per_rater, _tables, _tokens
+from . import _consensus, _per_rater, _tables, _tokens, _unitizing
 from ._data import SpanData, span_data
 from ._match import Match
 
@@ -133,3 +133,10 @@ class SpanRatings:
         ``max_spans`` (per annotator), ``f1`` (the mean over its pairs of annotators) and
         ``n_disputed`` (the distinct spans not every annotator gave)."""
         return _tables.items(self._data, match)
+
+    def alpha_u(self, *, by_label: bool = False) -> float | pd.Series | pd.DataFrame:
+        """Krippendorff's unitizing alpha (1995; 2004): the documents every annotator
+        annotated laid end to end as one continuum, units and gaps compared by their
+        beginnings and ends; over the labels (``1 - mean D_o / mean D_e``) or, with
+        ``by_label``, one value per label. See :mod:`pdagree.spans._unitizing`."""
+        return _unitizing.alpha_u(self._data, by_label)
