@@ -23,6 +23,7 @@ from pdagree.definitions.capabilities import (
     METHODS,
     provided,
 )
+from pdagree.tensors.count_data import CountData
 
 
 def _public_methods(cls: type) -> list[str]:
@@ -207,9 +208,7 @@ def test_a_variance_that_reads_each_rater_is_refused_by_type() -> None:
 def test_count_ratings_from_frame_gives_the_tally_of_the_frame() -> None:
     df = _long(5)
     ratings = CountRatings.from_frame(df, **ARGUMENTS)
-    assert isinstance(ratings, CountRatings) and isinstance(ratings._data, pdagree.Tally
-                                                            .from_frame(df, **ARGUMENTS)
-                                                            .ratings._data.__class__)  # fmt: skip
+    assert type(ratings) is CountRatings and type(ratings._data) is CountData
     want = df.agree(**ARGUMENTS)
     for name in ("fleiss", "gwet", "conger", "bias"):
         np.testing.assert_allclose(float(getattr(ratings, name)()), float(getattr(want, name)()),
@@ -222,3 +221,19 @@ def test_count_ratings_from_frame_gives_the_tally_of_the_frame() -> None:
         CountRatings.from_frame(df, **ARGUMENTS, rank="label")
     with pytest.raises(TypeError, match="counted already"):
         CountRatings.from_frame(want.counts(), layout="counts")
+
+
+def test_the_guards_for_each_annotations_rater_raise_raters_needed() -> None:
+    # The guards that matched by message before ("no raters", "needs raters"): same words,
+    # now a type of their own.
+    from pdagree.definitions import kappa
+
+    data = pdagree.Tally.from_frame(_long(6), **ARGUMENTS).ratings._data
+    with pytest.raises(RatersNeeded, match=r"^no raters$"):
+        data._annotations()
+    parts = kappa.conger(data)
+    with pytest.raises(RatersNeeded, match=r"^needs raters$"):
+        kappa.conger_variance(data, {}, parts, np.inf)
+    counts = _long(6).agree(**ARGUMENTS).counts().agree(layout="counts")
+    with pytest.raises(RatersNeeded, match="needs to know which rater gave each rating"):
+        counts.cohen()
