@@ -109,6 +109,10 @@ METHODS: dict[str, Method] = {
         Method("icc", None, "intraclass correlation", _A),
         Method("icc_table", None, "the six ICC forms", _A),
         Method("kendall_w", None, "Kendall's W", _A),
+        Method("consensus_scores", None, "scores adjusted for each rater's severity", _A),
+        Method("cronbach_alpha", None, "Cronbach's alpha, raters as a scale's items", _A),
+        Method("concordance", None, "Lin's concordance correlation of two raters", _A),
+        Method("bland_altman", None, "Bland & Altman's limits of agreement", _A),
         Method("per_rater", None, "each annotator's part of the agreement", _A),
         Method("report", None, "every coefficient that applies (those the data give)", _R),
     )
