@@ -7,18 +7,28 @@ stores the frame and nothing else (pandas may rebuild it on every attribute acce
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from collections.abc import Hashable, Sequence
 
 import pandas as pd
 
+from ._forwarding import forward, public_members
 from .encoding._encode import Layout
 from .ratings import Ratings
 
-__all__ = ["AgreeAccessor"]
+__all__ = ["FORWARDED", "AgreeAccessor"]
+
+#: The methods (and properties) of :class:`~pdagree.Ratings` that ``df.agree.<name>`` offers:
+#: ``df.agree.<name>(...)`` is ``df.agree().<name>(...)``, the frame encoded as a wide one on
+#: each call.
+FORWARDED = public_members(Ratings)
+
+
+def _ratings(accessor: AgreeAccessor) -> Ratings:
+    return Ratings.from_frame(accessor._df)
 
 
 @pd.api.extensions.register_dataframe_accessor("agree")
+@forward(Ratings, FORWARDED, via=_ratings)
 class AgreeAccessor:
     """Inter-annotator agreement on this frame.
 
@@ -103,12 +113,3 @@ class AgreeAccessor:
             layout=layout,
             rank=rank,
         )
-
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        if name.startswith("_") or not hasattr(Ratings, name):
-            raise AttributeError(f"'agree' accessor has no attribute {name!r}")
-        return getattr(Ratings.from_frame(self._df), name)
-
-    def __dir__(self) -> list[str]:
-        public = [n for n in dir(Ratings) if not n.startswith("_")]
-        return sorted({*object.__dir__(self), *public})
