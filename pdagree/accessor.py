@@ -8,6 +8,7 @@ stores the frame and nothing else (pandas may rebuild it on every attribute acce
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -27,9 +28,15 @@ def _ratings(accessor: AgreeAccessor) -> Ratings:
     return Ratings.from_frame(accessor._df)
 
 
+if TYPE_CHECKING:  # the forwarded methods, as type checkers see them (not a base at run time)
+    _Forwarded = Ratings
+else:
+    _Forwarded = object
+
+
 @pd.api.extensions.register_dataframe_accessor("agree")
 @forward(Ratings, FORWARDED, via=_ratings)
-class AgreeAccessor:
+class AgreeAccessor(_Forwarded):
     """Inter-annotator agreement on this frame.
 
     Call it to describe the layout (the parameters below), or use a method directly on a wide

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -55,8 +55,14 @@ def _ratings(tally: Tally) -> CountRatings:
     return tally.ratings
 
 
+if TYPE_CHECKING:  # the forwarded methods, as type checkers see them (not a base at run time)
+    _Forwarded = CountRatings
+else:
+    _Forwarded = object
+
+
 @forward(CountRatings, FORWARDED, via=_ratings)
-class Tally:
+class Tally(_Forwarded):
     """Count tensors of the annotation batches added so far, with the count-based methods of
     :class:`pdagree.Ratings`.
 
@@ -124,8 +130,8 @@ class Tally:
         out._ratings = None
         return out
 
-    @classmethod
-    def from_frame(cls, frame: Any, **arguments: Any) -> Tally:
+    @classmethod  # not CountRatings.from_frame, the type checkers' base (a constructor)
+    def from_frame(cls, frame: Any, **arguments: Any) -> Tally:  # type: ignore[override]
         """A tally of one frame: ``Tally(**arguments).add(frame)``."""
         return cls(**arguments).add(frame)
 

@@ -75,6 +75,7 @@ def test_the_method_looks_like_its_target(face: type, target: type, name: str) -
 @pytest.mark.parametrize(("face", "target"), faces(), ids=lambda c: c.__name__)
 def test_no_getattr_and_the_declared_list_is_complete(face: type, target: type) -> None:
     assert "__getattr__" not in vars(face) and "__dir__" not in vars(face)
+    assert face.__mro__ == (face, object)  # the target is a base for type checkers only
     module = inspect.getmodule(face)
     assert sorted(module.FORWARDED) == expected(target)  # type: ignore[union-attr]
 

@@ -29,6 +29,7 @@ coefficient or a breakdown of counts; run those on the pandas path, on the whole
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING
 
 try:
     import dask.dataframe as dd
@@ -56,9 +57,15 @@ def _ratings(accessor: DaskAgreeAccessor) -> DaskRatings:
     return accessor()
 
 
+if TYPE_CHECKING:  # the forwarded methods, as type checkers see them (not a base at run time)
+    _Forwarded = DaskRatings
+else:
+    _Forwarded = object
+
+
 @register_dataframe_accessor("agree")
 @forward(DaskRatings, FORWARDED, via=_ratings)
-class DaskAgreeAccessor:
+class DaskAgreeAccessor(_Forwarded):
     """Inter-annotator agreement on a Dask DataFrame (see :mod:`pdagree.dask`).
 
     Call it as the pandas accessor is called; ``check_duplicates=False`` skips the check
