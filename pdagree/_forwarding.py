@@ -13,6 +13,7 @@ errors are the target's.
 from __future__ import annotations
 
 import inspect
+import types
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -74,18 +75,16 @@ def _method(
     def method(self: Any, /, *args: Any, **kwargs: Any) -> Any:
         return getattr(via(self), name)(*args, **kwargs)
 
+    method = _in_namespace_of(method, function)
     signature = inspect.signature(function)  # follows a wrapper's ``__wrapped__``
-    parameters = list(signature.parameters.values())[1:]  # without ``self``
+    self_, *parameters = signature.parameters.values()
     method.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
     method.__name__ = name
     method.__qualname__ = f"{cls.__qualname__}.{name}"
     method.__module__ = cls.__module__
     method.__doc__ = function.__doc__
-    method.__annotations__ = {
-        key: value
-        for key, value in inspect.get_annotations(inspect.unwrap(function)).items()
-        if key != next(iter(signature.parameters), None)
-    }
+    annotations = inspect.get_annotations(inspect.unwrap(function))
+    method.__annotations__ = {k: v for k, v in annotations.items() if k != self_.name}
     return method
 
 
@@ -95,9 +94,21 @@ def _property(cls: type, name: str, member: property, via: Callable[[Any], Any])
     def read(self: Any) -> Any:
         return getattr(via(self), name)
 
+    if member.fget is not None:
+        read = _in_namespace_of(read, member.fget)
+        read.__annotations__ = dict(inspect.get_annotations(member.fget))
     read.__name__ = name
     read.__qualname__ = f"{cls.__qualname__}.{name}"
     read.__module__ = cls.__module__
-    if member.fget is not None:
-        read.__annotations__ = dict(inspect.get_annotations(member.fget))
     return property(read, doc=member.__doc__)
+
+
+def _in_namespace_of(function: Callable[..., Any], target: Callable[..., Any]) -> Any:
+    """``function`` with the module namespace of ``target`` (unwrapped), where the names of
+    the annotations it takes from ``target`` resolve (``typing.get_type_hints``)."""
+    namespace = getattr(inspect.unwrap(target), "__globals__", None)
+    if not isinstance(function, types.FunctionType) or namespace is None:
+        return function
+    return types.FunctionType(
+        function.__code__, namespace, function.__name__, None, function.__closure__
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import pydoc
+import typing
 from typing import Any
 
 import numpy as np
@@ -56,6 +57,7 @@ def test_the_method_looks_like_its_target(face: type, target: type, name: str) -
     if isinstance(theirs, property):
         assert isinstance(mine, property)
         assert mine.__doc__ == theirs.__doc__
+        assert typing.get_type_hints(mine.fget) == typing.get_type_hints(theirs.fget)
         return
     assert inspect.isfunction(mine)
     signature = inspect.signature(theirs)
@@ -70,6 +72,9 @@ def test_the_method_looks_like_its_target(face: type, target: type, name: str) -
     annotations = dict(inspect.get_annotations(inspect.unwrap(theirs)))
     annotations.pop("self", None)
     assert mine.__annotations__ == annotations
+    hints = typing.get_type_hints(theirs)  # the annotations resolve as the target's do
+    hints.pop("self", None)
+    assert typing.get_type_hints(mine) == hints
 
 
 @pytest.mark.parametrize(("face", "target"), faces(), ids=lambda c: c.__name__)
