@@ -21,7 +21,7 @@ from ._warnings import (
 )
 from .accessor import AgreeAccessor
 from .ratings import Ratings
-from .results import Coefficient
+from .results import Coefficient, Statistic
 from .spa import spa_variance
 from .tally import Tally
 
@@ -32,6 +32,7 @@ __all__ = [
     "LayoutWarning",
     "PdagreeWarning",
     "Ratings",
+    "Statistic",
     "Tally",
     "UndefinedStatisticWarning",
     "__version__",

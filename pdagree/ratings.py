@@ -28,6 +28,8 @@ from .definitions import spa as _spa
 from .definitions.spa import SpaWeights
 from .encoding._encode import Encoded, Layout, encode
 from .evaluate import INFERENCE_NOTE, InferenceOptions, Result, coefficient
+from .icc import ICC
+from .kendall import KendallW
 from .report import report as _report
 from .results import html_table
 from .tensors import RatingData
@@ -313,7 +315,7 @@ class Ratings:
         *,
         missing: Literal["auto", "omit"] = "auto",
         confidence_level: float | None = None,
-    ) -> Any:
+    ) -> ICC | pd.DataFrame:
         return _icc.icc(self._data, form, missing=missing, confidence_level=confidence_level)
 
     @_doc(_icc.icc_table, inference=False)
@@ -328,7 +330,7 @@ class Ratings:
         return _icc.icc_table(self._data, confidence_level, missing=missing, test=test, rho0=rho0)
 
     @_doc(_kendall.kendall_w, inference=False)
-    def kendall_w(self, *, correct_ties: bool = True) -> Any:
+    def kendall_w(self, *, correct_ties: bool = True) -> KendallW | pd.DataFrame:
         return _kendall.kendall_w(self._data, correct_ties=correct_ties)
 
     @_doc(_per_rater.per_rater, inference=False)

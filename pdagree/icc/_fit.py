@@ -166,7 +166,7 @@ def icc(
     *,
     missing: Missing = "auto",
     confidence_level: float | None = None,
-) -> Any:
+) -> ICC | pd.DataFrame:
     """The intraclass correlation of numeric ratings, in one form.
 
     Parameters
@@ -249,8 +249,6 @@ def icc(
     return ICC(
         float(rows["value"][0]),
         name=f"icc[{name}]",
-        observed=nan,
-        expected=nan,
         n_items=int(n_items[0]),
         n_raters=int(n_raters[0]),
         n_categories=enc.n_categories,
@@ -268,6 +266,7 @@ def icc(
         missing=layout.how,
         n_dropped=layout.dropped,
         _incomplete=layout.scores.alone(0) if incomplete else None,
+        _incomplete_layout=incomplete,
         _mean_squares=ms,
     )
 
