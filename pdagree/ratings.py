@@ -31,6 +31,8 @@ from .definitions.spa import SpaWeights
 from .encoding._encode import Encoded, Layout, encode
 from .encoding._numeric import NumericEncoded, numeric_encode
 from .evaluate import INFERENCE_NOTE, InferenceOptions, Result, coefficient
+from .icc import ICC
+from .kendall import KendallW
 from .report import report as _report
 from .results import html_table
 from .tensors import RatingData
@@ -373,7 +375,7 @@ class Ratings:
         *,
         missing: Literal["auto", "omit"] = "auto",
         confidence_level: float | None = None,
-    ) -> Any:
+    ) -> ICC | pd.DataFrame:
         return _icc.icc(self._scores, form, missing=missing, confidence_level=confidence_level)
 
     @_doc(_icc.icc_table, inference=False)
@@ -390,7 +392,7 @@ class Ratings:
         )
 
     @_doc(_kendall.kendall_w, inference=False)
-    def kendall_w(self, *, correct_ties: bool = True) -> Any:
+    def kendall_w(self, *, correct_ties: bool = True) -> KendallW | pd.DataFrame:
         return _kendall.kendall_w(self._scores, correct_ties=correct_ties)
 
     @_doc(_numeric.consensus_scores, inference=False)
