@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from ._mace import Mace
 from ._majority import TIES, Ties, choose, shares
 from ._result import Consensus
 from ._size import check_size
+from ._skills import SKILL_METHODS, skill_vote
 from ._summary import Summary, majority, summarise
 from ._votes import Votes, votes
 
@@ -29,7 +31,7 @@ MODELS: dict[str, Model] = {
     "glad": Glad(),
     "mace": Mace(),
 }
-METHODS = ("majority", *MODELS)
+METHODS = ("majority", *MODELS, *SKILL_METHODS)
 MAX_ITERATIONS = 10_000
 """EM iterations at most, by default (with ``TOL``: Dawid-Skene takes about 20 on the Duck
 Identification data, MACE about 480, and 1,100 to 1,500 are common on small data)."""
@@ -69,7 +71,7 @@ def fit(
 
     Parameters
     ----------
-    method : {"dawid_skene", "majority", "one_coin", "glad", "mace"}
+    method : {"dawid_skene", "majority", "one_coin", "glad", "mace", "wawa", "zero_based_skill"}
         ``"majority"``: the plurality vote, its probabilities the vote shares.
         ``"dawid_skene"``: Dawid & Skene (1979), one confusion matrix per annotator, fitted
         by EM from the vote shares (their eqs. 2.3-2.5); ``"one_coin"``: the same with one
@@ -78,7 +80,10 @@ def fit(
         (``quality["ability"]``, ``difficulty``). ``"mace"``: Hovy et al. (2013), each
         annotator's spamming probability (``quality["spam"]``) and spam strategy
         (``strategy``). The modules :mod:`pdagree.consensus._dawid_skene`, ``._glad`` and
-        ``._mace`` give each model's equations, smoothing and initialisation.
+        ``._mace`` give each model's equations, smoothing and initialisation. ``"wawa"``
+        (worker agreement with aggregate) and ``"zero_based_skill"``: votes weighted by each
+        annotator's skill, its agreement with a vote (``quality["skill"]``; crowd-kit's
+        algorithms, :mod:`pdagree.consensus._skills`).
     gold : str or Series, optional
         Known labels: a rater's name (its labels are known, not votes) or a Series of labels
         indexed by item. Known items' posteriors are fixed to their label (semi-supervised
@@ -152,6 +157,10 @@ def fit(
         summary = majority(v, chosen)
         _warn_undefined(data, v, summary)
         return _label(data, v, "majority", probabilities, chosen, summary, None)
+    if method in SKILL_METHODS:
+        probabilities, chosen, skill = skill_vote(v, str(method), ties, gen)
+        summary = replace(majority(v, chosen), columns={"skill": skill})
+        return _label(data, v, str(method), probabilities, chosen, summary, None)
     result = run(v, MODELS[method], max_iterations=int(max_iterations), tol=tol)
     rated = (np.bincount(v.item, minlength=v.n_items) > 0) | (v.gold >= 0)
     probabilities = np.where(rated[:, None], result.posterior, np.nan)
