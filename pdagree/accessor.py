@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from .encoding._encode import Layout
+from .encoding import Layout, LayoutSpec
 from .ratings import Ratings
 
 __all__ = ["AgreeAccessor"]
@@ -92,17 +92,11 @@ class AgreeAccessor:
         layout: Layout | None = None,
         rank: Hashable | None = None,
     ) -> Ratings:
-        return Ratings.from_frame(
-            self._df,
-            item=item,
-            rater=rater,
-            label=label,
-            raters=raters,
-            categories=categories,
-            by=by,
-            layout=layout,
-            rank=rank,
-        )
+        spec = LayoutSpec.of(
+            item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
+            layout=layout, rank=rank,
+        )  # fmt: skip
+        return Ratings.from_spec(self._df, spec)
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
         if name.startswith("_") or not hasattr(Ratings, name):

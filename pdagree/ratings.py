@@ -26,7 +26,7 @@ from .definitions import kappa as _kappa
 from .definitions import multilabel as _multilabel
 from .definitions import spa as _spa
 from .definitions.spa import SpaWeights
-from .encoding._encode import Encoded, Layout, encode
+from .encoding import Encoded, Layout, LayoutSpec, encode
 from .evaluate import INFERENCE_NOTE, InferenceOptions, Result, coefficient
 from .report import report as _report
 from .results import html_table
@@ -101,19 +101,16 @@ class Ratings:
     ) -> Ratings:
         """Encode ``df`` (wide, long, counts or contingency layout); see
         :class:`pdagree.accessor.AgreeAccessor`."""
-        return cls(
-            encode(
-                df,
-                item=item,
-                rater=rater,
-                label=label,
-                raters=raters,
-                categories=categories,
-                by=by,
-                layout=layout,
-                rank=rank,
-            )
-        )
+        spec = LayoutSpec.of(
+            item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
+            layout=layout, rank=rank,
+        )  # fmt: skip
+        return cls.from_spec(df, spec)
+
+    @classmethod
+    def from_spec(cls, df: pd.DataFrame, spec: LayoutSpec) -> Ratings:
+        """Encode ``df`` as ``spec`` (:class:`pdagree.encoding.LayoutSpec`) describes it."""
+        return cls(encode(df, spec))
 
     # ------------------------------------------------------------------ description
 

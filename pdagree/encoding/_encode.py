@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Literal, cast
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._typing import FloatArray, IntArray
 from ._arguments import as_list as _as_list
-from ._arguments import check_layout_arguments
 from ._by import _drop_missing_keys
 from ._contingency import check_counts, contingency_codes
 from ._factorize import MissingKeyError, distinct_keys, factorize_columns
@@ -35,12 +34,10 @@ from ._labels import (
 from ._labels import _fmt as _fmt
 from ._layout_checks import check_rater_columns, id_column_hint, mixed_kinds_hint
 from ._ranks import check_rank_layout, check_unique_items, rank_codes, resolve, split_cells
+from ._spec import Layout, LayoutSpec, check_by_overlap, layout_of
 from ._wide import wide_codes
 
 __all__ = ["Encoded", "Layout", "encode", "layout_of"]
-
-Layout = Literal["wide", "long", "counts", "contingency"]
-_LAYOUTS = ("wide", "long", "counts", "contingency")
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,24 +156,6 @@ def _require_columns(df: pd.DataFrame, names: dict[str, list[Hashable]]) -> None
                     f"`{param}` names column {_plain(col)!r}, which the frame has {n} times; give "
                     "each column its own name (`df.loc[:, ~df.columns.duplicated()]` keeps the "
                     "first)."
-                )
-
-
-def _check_by_overlap(by: list[Hashable], columns: dict[str, Hashable]) -> None:
-    """``by`` must not name a column that already has a role (item, rater or label)."""
-    for param, col in columns.items():
-        if col in by:
-            raise ValueError(
-                f"`by` and `{param}` both name column {_plain(col)!r}; a column is either the "
-                f"{param} or a grouping key. Group by another column."
-            )
-    roles = list(columns.items())
-    for i, (param, col) in enumerate(roles):
-        for other, other_col in roles[i + 1 :]:
-            if col == other_col:
-                raise ValueError(
-                    f"`{param}` and `{other}` both name column {_plain(col)!r}; each needs its "
-                    "own column."
                 )
 
 
@@ -317,7 +296,7 @@ def _encode_long(
     if rank is not None:
         roles["rank"] = rank
     _require_columns(df, {k: [v] for k, v in roles.items()})
-    _check_by_overlap(by, roles)
+    check_by_overlap(by, roles)
     labels = df[label]
     keep, code, cats, ordered = encode_label_column(
         labels, categories, dtype_categories([labels]), f"`label` column {_plain(label)!r}"
@@ -453,22 +432,18 @@ def _encode_contingency(df: pd.DataFrame, categories: Sequence[Hashable] | None)
     )
 
 
-def encode(
-    df: pd.DataFrame,
-    *,
-    item: Hashable | None = None,
-    rater: Hashable | None = None,
-    label: Hashable | None = None,
-    raters: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    by: Hashable | Sequence[Hashable] | None = None,
-    layout: Layout | None = None,
-    rank: Hashable | None = None,
-) -> Encoded:
-    """Encode a frame in any of the four layouts.
+def encode(df: pd.DataFrame, spec: LayoutSpec | None = None, /, **arguments: Any) -> Encoded:
+    """Encode a frame in any of the four layouts, as ``spec`` describes it (or the keyword
+    arguments of :meth:`LayoutSpec.of <pdagree.encoding.LayoutSpec.of>`).
 
     The frame is only read, never modified. ``rank=``: see :mod:`pdagree.encoding._ranks`.
     """
+    if spec is None:
+        spec = LayoutSpec.of(**arguments)
+    elif arguments:
+        raise TypeError("give `encode` a LayoutSpec or keyword arguments, not both.")
+    item, rater, label, rank = spec.item, spec.rater, spec.label, spec.rank
+    raters, categories, by, layout = spec.raters, spec.categories, spec.by, spec.layout
     df = _check_frame(df)
     if layout == "contingency" and by is not None:
         raise TypeError(
@@ -486,53 +461,6 @@ def encode(
     if not declared:
         check_label_markers(encoded.categories)
     return replace(encoded, declared=declared)
-
-
-def layout_of(
-    layout: str | None,
-    item: Hashable | None,
-    rater: Hashable | None,
-    label: Hashable | None,
-    raters: Sequence[Hashable] | None,
-    categories: Sequence[Hashable] | None,
-) -> Layout:
-    """The layout the arguments of :func:`encode` describe (``"long"`` when ``item``,
-    ``rater`` or ``label`` is given, else ``"wide"``), with the arguments checked against it.
-    The Dask engine checks its arguments here too."""
-    check_layout_arguments(raters, categories)
-    given = {"item": item, "rater": rater, "label": label}
-    named = {k: v for k, v in given.items() if v is not None}
-    if layout is not None and layout not in _LAYOUTS:
-        raise ValueError(
-            f"`layout` must be one of 'wide', 'long', 'counts', 'contingency'; got {layout!r}."
-        )
-    chosen: Layout = cast(Layout, layout) if layout is not None else ("long" if named else "wide")
-    if chosen == "long":
-        if len(named) != 3:
-            missing = [k for k in given if k not in named]
-            raise TypeError(
-                "a long frame needs `item`, `rater` and `label` together; got "
-                f"{', '.join(f'{k}={v!r}' for k, v in named.items()) or 'none of them'}, "
-                f"missing {', '.join(f'`{m}`' for m in missing)}."
-            )
-        if raters is not None:
-            raise TypeError(
-                "`raters` selects columns of a wide frame; it does not apply to a long one."
-            )
-    elif named:
-        raise TypeError(
-            f"`item`, `rater` and `label` describe a long frame; they do not apply to "
-            f"layout={chosen!r}."
-        )
-    elif chosen == "counts" and raters is not None:
-        raise TypeError("`raters` selects columns of a wide frame; a counts table has none.")
-    elif chosen == "contingency" and raters is not None:
-        raise TypeError(
-            "`raters` selects columns of a wide frame; a contingency table names its two "
-            "raters by its index and columns names (table.rename_axis(index=..., "
-            "columns=...))."
-        )
-    return chosen
 
 
 def _has_categorical(

@@ -1,0 +1,58 @@
+"""One layout spec (#27): the layout arguments, declared once as `LayoutSpec`, taken by every
+entry point, with the public keyword arguments unchanged."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+import pandas as pd
+import pytest
+
+import pdagree
+from pdagree.accessor import AgreeAccessor
+from pdagree.encoding import LayoutSpec, encode
+
+LAYOUT = ["item", "rater", "label", "raters", "categories", "by", "layout", "rank"]
+
+
+def test_layout_spec_holds_the_eight_layout_arguments() -> None:
+    fields = [f.name for f in dataclasses.fields(LayoutSpec)]
+    assert sorted(LAYOUT) == sorted(set(fields) - {"check_duplicates"})
+    assert list(inspect.signature(LayoutSpec.of).parameters)[: len(LAYOUT)] == LAYOUT
+    spec = LayoutSpec.of(item="doc", rater="coder", label="tag")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.item = "other"  # type: ignore[misc]
+
+
+def test_public_entry_points_keep_their_keyword_arguments() -> None:
+    for function in (AgreeAccessor.__call__, pdagree.Ratings.from_frame):
+        assert [p for p in inspect.signature(function).parameters if p in LAYOUT] == LAYOUT
+    tally = [p for p in inspect.signature(pdagree.Tally).parameters if p in LAYOUT]
+    assert tally == [p for p in LAYOUT if p != "rank"]
+
+
+def test_encode_reads_a_spec_as_its_keyword_arguments() -> None:
+    long = pd.DataFrame(
+        {"doc": [1, 1, 2, 2], "coder": ["a", "b", "a", "b"], "tag": ["x", "y", "x", "x"]}
+    )
+    spec = LayoutSpec.of(item="doc", rater="coder", label="tag")
+    by_spec = encode(long, spec)
+    by_keywords = encode(long, item="doc", rater="coder", label="tag")
+    assert by_spec.layout == by_keywords.layout == "long"
+    assert (by_spec.code == by_keywords.code).all() and (by_spec.item == by_keywords.item).all()
+    assert float(pdagree.Ratings.from_spec(long, spec).fleiss()) == float(
+        long.agree(item="doc", rater="coder", label="tag").fleiss()
+    )
+    with pytest.raises(TypeError, match="not both"):
+        encode(long, spec, item="doc")
+
+
+def test_batches_spec_is_checked_once_and_idempotent() -> None:
+    spec = LayoutSpec.of(item="doc", rater="coder", label="tag", by="g").for_batches()
+    assert spec.layout == "long" and spec.by == ("g",)
+    assert spec.for_batches() == spec
+    with pytest.raises(TypeError, match="a counts table is counted already"):
+        LayoutSpec.of(layout="counts").for_batches()
+    with pytest.raises(ValueError, match="`by` and `item` both name column 'doc'"):
+        LayoutSpec.of(item="doc", rater="coder", label="tag", by="doc").for_batches()
