@@ -56,3 +56,28 @@ def test_batches_spec_is_checked_once_and_idempotent() -> None:
         LayoutSpec.of(layout="counts").for_batches()
     with pytest.raises(ValueError, match="`by` and `item` both name column 'doc'"):
         LayoutSpec.of(item="doc", rater="coder", label="tag", by="doc").for_batches()
+
+
+def test_frame_encoder_and_batch_reader_share_the_layout_rules() -> None:
+    # One rule, one message: a missing item key, a by column that is also a role, and a
+    # missing column read the same on the pandas path and in a tally.
+    import numpy as np
+
+    doc = np.str_("doc")
+    long = pd.DataFrame(
+        {doc: [1.0, None, 2.0, 2.0], "coder": ["a", "b", "a", "b"], "tag": ["x", "y", "x", "x"]}
+    )
+    cases = [
+        ({"item": doc, "rater": "coder", "label": "tag"}, ValueError),
+        ({"item": doc, "rater": "coder", "label": "tag", "by": "coder"}, ValueError),
+        ({"item": "nope", "rater": "coder", "label": "tag"}, ValueError),
+    ]
+    for arguments, error in cases:
+        with pytest.raises(error) as pandas_path:
+            long.agree(**arguments)
+        with pytest.raises(error) as tally:
+            pdagree.Tally(**arguments).add(long)
+        assert str(tally.value) == str(pandas_path.value)
+    assert str(pandas_path.value).startswith("`item` names column 'nope'")
+    with pytest.raises(ValueError, match=r"^`item` column 'doc' has 1 missing values"):
+        pdagree.Tally(item=doc, rater="coder", label="tag").add(long)

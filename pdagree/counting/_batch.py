@@ -21,12 +21,13 @@ from .._typing import IntArray
 from ..encoding import (
     DtypeCategories,
     LayoutSpec,
-    check_by_overlap,
+    check_long_columns,
     check_unique_items,
     drop_missing_keys,
     dtype_categories,
     duplicated_keys,
     factorize_columns,
+    missing_key_error,
     rater_columns,
     repeated_pairs,
     require_columns,
@@ -99,16 +100,11 @@ def _long(
     n_missing_by: int,
     defer: bool,
 ) -> Batch:
-    roles = {"item": spec.item, "rater": spec.rater, "label": spec.label}
-    require_columns(df, {k: [v] for k, v in roles.items()})
-    check_by_overlap(by, roles)
+    check_long_columns(df, {"item": spec.item, "rater": spec.rater, "label": spec.label}, by)
     for param, col in (("item", spec.item), ("rater", spec.rater)):
         n_missing = int(df[col].isna().sum())
         if n_missing:
-            raise ValueError(
-                f"`{param}` column {col!r} has {n_missing} missing values; every annotation "
-                f"needs its {param}. Fill them or drop those rows."
-            )
+            raise missing_key_error(param, col, n_missing)
     labels = df[spec.label]
     from_dtype = dtype_categories([labels])
     keep = labels.notna().to_numpy()

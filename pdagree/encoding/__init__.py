@@ -21,15 +21,23 @@ from ._arguments import as_list
 from ._by import drop_missing_keys, missing_by_message
 from ._contingency import expand_cells
 from ._counts import item_counts, pair_agreements, pair_confusions, pair_margins, rater_counts
-from ._encode import Encoded, encode, rater_columns
+from ._encode import Encoded, encode
 from ._encode import _group_codes as group_codes
-from ._encode import _require_columns as require_columns
 from ._factorize import distinct_keys, duplicated_keys, factorize_columns, factorize_sorted
 from ._label_checks import check_label_markers
 from ._labels import DtypeCategories, categories_of, dtype_categories, encode_labels, fmt, plain
 from ._layout_checks import mixed_kinds_hint
 from ._ranks import check_unique_items, repeated_items, repeated_pairs, split_cells
-from ._spec import Layout, LayoutSpec, check_by_overlap, layout_of
+from ._spec import (
+    Layout,
+    LayoutSpec,
+    check_by_overlap,
+    check_long_columns,
+    layout_of,
+    missing_key_error,
+    rater_columns,
+    require_columns,
+)
 
 __all__ = [
     "DtypeCategories",
@@ -40,6 +48,7 @@ __all__ = [
     "categories_of",
     "check_by_overlap",
     "check_label_markers",
+    "check_long_columns",
     "check_unique_items",
     "distinct_keys",
     "drop_missing_keys",
@@ -55,6 +64,7 @@ __all__ = [
     "item_counts",
     "layout_of",
     "missing_by_message",
+    "missing_key_error",
     "mixed_kinds_hint",
     "pair_agreements",
     "pair_confusions",

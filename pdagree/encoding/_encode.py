@@ -34,10 +34,18 @@ from ._labels import (
 from ._labels import _fmt as _fmt
 from ._layout_checks import check_rater_columns, id_column_hint, mixed_kinds_hint
 from ._ranks import check_rank_layout, check_unique_items, rank_codes, resolve, split_cells
-from ._spec import Layout, LayoutSpec, check_by_overlap, layout_of
+from ._spec import (
+    Layout,
+    LayoutSpec,
+    check_long_columns,
+    layout_of,
+    missing_key_error,
+    rater_columns,
+    require_columns,
+)
 from ._wide import wide_codes
 
-__all__ = ["Encoded", "Layout", "encode", "layout_of"]
+__all__ = ["Encoded", "Layout", "encode", "layout_of", "rater_columns", "require_columns"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,34 +139,6 @@ class Encoded:
 # --------------------------------------------------------------------------- helpers
 
 
-def _require_columns(df: pd.DataFrame, names: dict[str, list[Hashable]]) -> None:
-    """Each name is one column of the frame: present, and not repeated."""
-    for param, cols in names.items():
-        for col in cols:
-            if col not in df.columns:
-                raise ValueError(
-                    f"`{param}` names column {_plain(col)!r}, which is not in the frame; "
-                    f"available columns: {_fmt(list(df.columns))}."
-                )
-            where = df.columns.get_loc(col)
-            if isinstance(df.columns, pd.MultiIndex) and not (
-                isinstance(col, tuple) and len(col) == df.columns.nlevels
-            ):
-                full = df.columns[where][0] if len(df.columns[where]) else col
-                raise ValueError(
-                    f"`{param}` names {_plain(col)!r}, a label of the frame's MultiIndex columns "
-                    f"that spans {len(df.columns[where])} column(s); name one column by its full "
-                    f"tuple, e.g. {_plain(full)!r}."
-                )
-            if not isinstance(where, (int, np.integer)):
-                n = len(df.columns[where])
-                raise ValueError(
-                    f"`{param}` names column {_plain(col)!r}, which the frame has {n} times; give "
-                    "each column its own name (`df.loc[:, ~df.columns.duplicated()]` keeps the "
-                    "first)."
-                )
-
-
 def _group_codes(
     df: pd.DataFrame, by: list[Hashable], n_rows: int
 ) -> tuple[IntArray, pd.Index | None]:
@@ -185,39 +165,6 @@ def _check_frame(df: object) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------- layouts
-
-
-def rater_columns(
-    df: pd.DataFrame, raters: Sequence[Hashable] | None, by: list[Hashable]
-) -> list[Hashable]:
-    """A wide frame's rater columns (``raters``, or every column not in ``by``), checked:
-    present, not grouping keys, unique, at least two. ``df`` may be a Dask frame's meta."""
-    cols: list[Hashable]
-    if raters is None:
-        cols = [c for c in df.columns if c not in by]
-    else:
-        cols = list(raters)
-        _require_columns(df, {"raters": cols})
-        overlap = [c for c in cols if c in by]
-        if overlap:
-            raise ValueError(
-                f"`raters` and `by` share columns {_fmt(overlap)}; a column is either a rater "
-                "or a grouping key."
-            )
-    col_index = pd.Index(cols)
-    if col_index.has_duplicates:
-        dup = list(col_index[col_index.duplicated()])
-        raise ValueError(
-            f"rater columns must be unique; {_fmt(dup)} appear more than once. Rename the "
-            "duplicated columns."
-        )
-    if len(cols) < 2:
-        raise ValueError(
-            f"agreement needs at least two raters; the wide frame has {len(cols)} rater "
-            f"column(s) {_fmt(cols)}. Add raters, or pass `item=`, `rater=`, `label=` if this "
-            "is a long frame."
-        )
-    return cols
 
 
 def _encode_wide(
@@ -295,8 +242,7 @@ def _encode_long(
     roles: dict[str, Hashable] = {"item": item, "rater": rater, "label": label}
     if rank is not None:
         roles["rank"] = rank
-    _require_columns(df, {k: [v] for k, v in roles.items()})
-    check_by_overlap(by, roles)
+    check_long_columns(df, roles, by)
     labels = df[label]
     keep, code, cats, ordered = encode_label_column(
         labels, categories, dtype_categories([labels]), f"`label` column {_plain(label)!r}"
@@ -320,10 +266,7 @@ def _encode_long(
     except MissingKeyError as missing:
         param = "item" if missing.column == item else "rater"
         n_missing = int(df[missing.column].isna().sum())
-        raise ValueError(
-            f"`{param}` column {_plain(missing.column)!r} has {n_missing} missing values; every "
-            f"annotation needs its {param}. Fill them or drop those rows."
-        ) from None
+        raise missing_key_error(param, missing.column, n_missing) from None
     n_raters = len(raters)
     if n_raters < 2:
         raise ValueError(
@@ -452,7 +395,7 @@ def encode(df: pd.DataFrame, spec: LayoutSpec | None = None, /, **arguments: Any
             "the ratings as a wide or long frame with `by=`."
         )
     by_cols = _as_list(by, df.columns)
-    _require_columns(df, {"by": by_cols})
+    require_columns(df, {"by": by_cols})
     df = _drop_missing_keys(df, by_cols)
     layout = layout_of(layout, item, rater, label, raters, categories)
     declared = categories is not None or _has_categorical(df, layout, label, raters, by_cols)

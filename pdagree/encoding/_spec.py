@@ -3,9 +3,11 @@
 ``df.agree(...)``, :meth:`pdagree.Ratings.from_frame`, :func:`~pdagree.encoding.encode`,
 :class:`pdagree.Tally` and the Dask engine take the same eight keyword arguments (``item``,
 ``rater``, ``label``, ``raters``, ``categories``, ``by``, ``layout``, ``rank``); each public entry
-point builds one :class:`LayoutSpec` from them and passes it down. The rules that read the
-arguments without the data (which layout they describe, the ``by`` columns against the long
-frame's) run here, for the frame encoder and the batch reader alike.
+point builds one :class:`LayoutSpec` from them and passes it down. The layout rules run here,
+for the frame encoder (:func:`~pdagree.encoding.encode`) and the batch reader of the tally and
+the Dask engine (``pdagree.counting``) alike: which layout the arguments describe
+(:func:`layout_of`), the long frame's columns and ``by`` (:func:`check_long_columns`,
+:func:`missing_key_error`), a wide frame's rater columns (:func:`rater_columns`).
 """
 
 from __future__ import annotations
@@ -14,10 +16,22 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from ._arguments import as_list, check_layout_arguments
-from ._labels import plain
+import numpy as np
+import pandas as pd
 
-__all__ = ["Layout", "LayoutSpec", "check_by_overlap", "layout_of"]
+from ._arguments import as_list, check_layout_arguments
+from ._labels import fmt, plain
+
+__all__ = [
+    "Layout",
+    "LayoutSpec",
+    "check_by_overlap",
+    "check_long_columns",
+    "layout_of",
+    "missing_key_error",
+    "rater_columns",
+    "require_columns",
+]
 
 Layout = Literal["wide", "long", "counts", "contingency"]
 _LAYOUTS = ("wide", "long", "counts", "contingency")
@@ -181,3 +195,79 @@ def check_by_overlap(by: list[Hashable], columns: dict[str, Hashable]) -> None:
                     f"`{param}` and `{other}` both name column {plain(col)!r}; each needs its "
                     "own column."
                 )
+
+
+def require_columns(df: pd.DataFrame, names: dict[str, list[Hashable]]) -> None:
+    """Each name is one column of the frame: present, and not repeated."""
+    for param, cols in names.items():
+        for col in cols:
+            if col not in df.columns:
+                raise ValueError(
+                    f"`{param}` names column {plain(col)!r}, which is not in the frame; "
+                    f"available columns: {fmt(list(df.columns))}."
+                )
+            where = df.columns.get_loc(col)
+            if isinstance(df.columns, pd.MultiIndex) and not (
+                isinstance(col, tuple) and len(col) == df.columns.nlevels
+            ):
+                full = df.columns[where][0] if len(df.columns[where]) else col
+                raise ValueError(
+                    f"`{param}` names {plain(col)!r}, a label of the frame's MultiIndex columns "
+                    f"that spans {len(df.columns[where])} column(s); name one column by its full "
+                    f"tuple, e.g. {plain(full)!r}."
+                )
+            if not isinstance(where, (int, np.integer)):
+                n = len(df.columns[where])
+                raise ValueError(
+                    f"`{param}` names column {plain(col)!r}, which the frame has {n} times; give "
+                    "each column its own name (`df.loc[:, ~df.columns.duplicated()]` keeps the "
+                    "first)."
+                )
+
+
+def rater_columns(
+    df: pd.DataFrame, raters: Sequence[Hashable] | None, by: list[Hashable]
+) -> list[Hashable]:
+    """A wide frame's rater columns (``raters``, or every column not in ``by``), checked:
+    present, not grouping keys, unique, at least two. ``df`` may be a Dask frame's meta."""
+    cols: list[Hashable]
+    if raters is None:
+        cols = [c for c in df.columns if c not in by]
+    else:
+        cols = list(raters)
+        require_columns(df, {"raters": cols})
+        overlap = [c for c in cols if c in by]
+        if overlap:
+            raise ValueError(
+                f"`raters` and `by` share columns {fmt(overlap)}; a column is either a rater "
+                "or a grouping key."
+            )
+    col_index = pd.Index(cols)
+    if col_index.has_duplicates:
+        dup = list(col_index[col_index.duplicated()])
+        raise ValueError(
+            f"rater columns must be unique; {fmt(dup)} appear more than once. Rename the "
+            "duplicated columns."
+        )
+    if len(cols) < 2:
+        raise ValueError(
+            f"agreement needs at least two raters; the wide frame has {len(cols)} rater "
+            f"column(s) {fmt(cols)}. Add raters, or pass `item=`, `rater=`, `label=` if this "
+            "is a long frame."
+        )
+    return cols
+
+
+def check_long_columns(df: pd.DataFrame, roles: dict[str, Hashable], by: list[Hashable]) -> None:
+    """A long frame's columns (``roles``: ``item``, ``rater``, ``label`` and ``rank``) are in
+    the frame, each once, and none is also a ``by`` column."""
+    require_columns(df, {k: [v] for k, v in roles.items()})
+    check_by_overlap(by, roles)
+
+
+def missing_key_error(param: str, column: Hashable, n_missing: int) -> ValueError:
+    """The error for a long frame's ``item`` or ``rater`` column with missing values."""
+    return ValueError(
+        f"`{param}` column {plain(column)!r} has {n_missing} missing values; every "
+        f"annotation needs its {param}. Fill them or drop those rows."
+    )
