@@ -23,6 +23,7 @@ from .accessor import AgreeAccessor
 from .ratings import Ratings
 from .results import Coefficient
 from .spa import spa_variance
+from .spans import SpanRatings
 from .tally import Tally
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "LayoutWarning",
     "PdagreeWarning",
     "Ratings",
+    "SpanRatings",
     "Tally",
     "UndefinedStatisticWarning",
     "__version__",

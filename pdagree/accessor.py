@@ -14,6 +14,7 @@ import pandas as pd
 
 from .encoding import Layout, LayoutSpec
 from .ratings import Ratings
+from .spans import SpanRatings
 
 __all__ = ["AgreeAccessor"]
 
@@ -97,6 +98,24 @@ class AgreeAccessor:
             layout=layout, rank=rank,
         )  # fmt: skip
         return Ratings.from_spec(self._df, spec)
+
+    def spans(
+        self,
+        *,
+        item: Hashable,
+        rater: Hashable,
+        start: Hashable,
+        end: Hashable,
+        label: Hashable | None = None,
+        text: Any = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+    ) -> SpanRatings:
+        """This frame's span annotations (entities, segments) as a :class:`SpanRatings`:
+        one row per span, character offsets (``end`` exclusive); see
+        :class:`pdagree.spans.SpanRatings`."""
+        return SpanRatings.from_frame(
+            self._df, item=item, rater=rater, start=start, end=end, label=label, text=text, by=by
+        )
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
         if name.startswith("_") or not hasattr(Ratings, name):

@@ -71,7 +71,7 @@ class CountRatings(Ratings):
     __slots__ = ()
 
     def __init__(self, data: CountData) -> None:
-        object.__setattr__(self, "_data", data)
+        self._hold(data)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self._data,))

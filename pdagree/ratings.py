@@ -8,6 +8,7 @@ request); the docstrings are written once, on the definitions, and shown here.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, Unpack
 
 import pandas as pd
@@ -17,6 +18,7 @@ from . import consensus as _consensus
 from . import icc as _icc
 from . import irt as _irt
 from . import kendall as _kendall
+from . import numeric as _numeric
 from . import per_rater as _per_rater
 from .definitions import alpha as _alpha
 from .definitions import bias as _bias
@@ -26,15 +28,42 @@ from .definitions import kappa as _kappa
 from .definitions import multilabel as _multilabel
 from .definitions import spa as _spa
 from .definitions.spa import SpaWeights
-from .encoding import Encoded, Layout, LayoutSpec, encode
+from .encoding import Encoded, Layout, LayoutSpec, NumericEncoded, encode, numeric_encode
 from .evaluate import INFERENCE_NOTE, InferenceOptions, Result, coefficient
 from .report import report as _report
 from .results import html_table
 from .tensors import RatingData
 from .tensors.data import Weights
+from .tensors.numeric import NumericData
 from .tensors.table_data import rating_data
 
 __all__ = ["Ratings"]
+
+
+@dataclass(eq=False)
+class _State:
+    """A :class:`Ratings`' data: the encoded ratings, or the ratings read as numbers and
+    how to encode them when first needed."""
+
+    data: RatingData | None = None
+    numeric: NumericData | None = None
+    source: Callable[[], Encoded] | None = None
+
+
+def _kept_columns(
+    df: pd.DataFrame,
+    numeric: NumericEncoded,
+    item: Hashable | None,
+    rater: Hashable | None,
+    label: Hashable | None,
+    by: Hashable | Sequence[Hashable] | None,
+) -> pd.DataFrame:
+    """A copy of the columns a later encoding reads (the user's frame may change)."""
+    keys = list(numeric.by)
+    if numeric.layout == "long":
+        return df[[*keys, item, rater, label]].copy()
+    return df[[*keys, *numeric.raters]].copy()
+
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -68,11 +97,41 @@ class Ratings:
     0.5
     """
 
-    __slots__ = ("_data",)
-    _data: RatingData
+    __slots__ = ("_state",)
+    _state: _State
 
     def __init__(self, encoded: Encoded) -> None:
-        object.__setattr__(self, "_data", rating_data(encoded))
+        self._hold(rating_data(encoded))
+
+    def _hold(self, data: RatingData) -> None:
+        """Hold ``data`` (at construction: a Ratings is immutable afterwards)."""
+        object.__setattr__(self, "_state", _State(data=data))
+
+    @classmethod
+    def _as_numbers(cls, numeric: NumericEncoded, source: Callable[[], Encoded]) -> Ratings:
+        """Ratings read as numbers; ``source`` encodes them as categories when first needed."""
+        self = cls.__new__(cls)
+        object.__setattr__(self, "_state", _State(numeric=NumericData(numeric), source=source))
+        return self
+
+    @property
+    def _data(self) -> RatingData:
+        """The encoded ratings and their count tensors (encoded on first use when the frame
+        was read as numbers)."""
+        state = self._state
+        if state.data is None:
+            if state.source is None:  # pragma: no cover - one of the two is always set
+                raise RuntimeError("Ratings holds no data")
+            state.data = rating_data(state.source())
+            state.source = None
+        return state.data
+
+    @property
+    def _scores(self) -> RatingData | NumericData:
+        """What the numeric measures read: the ratings as numbers where the frame was read
+        so (:mod:`pdagree.encoding._numeric`), else the encoded ratings."""
+        numeric = self._state.numeric
+        return numeric if numeric is not None else self._data
 
     # Immutable: the encoded data are fixed; the count tensors are cached by ``_data``.
     def __setattr__(self, key: str, value: object) -> None:
@@ -100,7 +159,11 @@ class Ratings:
         rank: Hashable | None = None,
     ) -> Ratings:
         """Encode ``df`` (wide, long, counts or contingency layout); see
-        :class:`pdagree.accessor.AgreeAccessor`."""
+        :class:`pdagree.accessor.AgreeAccessor`.
+
+        Continuous scores (float columns with values that are not whole numbers) are read as
+        numbers, and their categories are encoded only when a method needs them: the numeric
+        measures (:meth:`icc`, :meth:`kendall_w`, :meth:`consensus_scores`, ...) never do."""
         spec = LayoutSpec.of(
             item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
             layout=layout, rank=rank,
@@ -109,8 +172,13 @@ class Ratings:
 
     @classmethod
     def from_spec(cls, df: pd.DataFrame, spec: LayoutSpec) -> Ratings:
-        """Encode ``df`` as ``spec`` (:class:`pdagree.encoding.LayoutSpec`) describes it."""
-        return cls(encode(df, spec))
+        """Encode ``df`` as ``spec`` (:class:`pdagree.encoding.LayoutSpec`) describes it; see
+        :meth:`from_frame`."""
+        numeric = numeric_encode(df, spec)
+        if numeric is None:
+            return cls(encode(df, spec))
+        kept = _kept_columns(df, numeric, spec.item, spec.rater, spec.label, spec.by)
+        return cls._as_numbers(numeric, lambda: encode(kept, spec))
 
     # ------------------------------------------------------------------ description
 
@@ -311,7 +379,7 @@ class Ratings:
         missing: Literal["auto", "omit"] = "auto",
         confidence_level: float | None = None,
     ) -> Any:
-        return _icc.icc(self._data, form, missing=missing, confidence_level=confidence_level)
+        return _icc.icc(self._scores, form, missing=missing, confidence_level=confidence_level)
 
     @_doc(_icc.icc_table, inference=False)
     def icc_table(
@@ -322,11 +390,47 @@ class Ratings:
         test: Literal["F", "mcgraw_wong"] = "F",
         rho0: float = 0.0,
     ) -> pd.DataFrame:
-        return _icc.icc_table(self._data, confidence_level, missing=missing, test=test, rho0=rho0)
+        return _icc.icc_table(
+            self._scores, confidence_level, missing=missing, test=test, rho0=rho0
+        )
 
     @_doc(_kendall.kendall_w, inference=False)
     def kendall_w(self, *, correct_ties: bool = True) -> Any:
-        return _kendall.kendall_w(self._data, correct_ties=correct_ties)
+        return _kendall.kendall_w(self._scores, correct_ties=correct_ties)
+
+    @_doc(_numeric.consensus_scores, inference=False)
+    def consensus_scores(
+        self, method: Literal["mixed", "mean", "median"] = "mixed"
+    ) -> _numeric.ScoreConsensus:
+        return _numeric.consensus_scores(self._scores, method)
+
+    @_doc(_numeric.cronbach_alpha, inference=False)
+    def cronbach_alpha(
+        self,
+        *,
+        confidence_level: float | None = None,
+        missing: Literal["omit", "pairwise"] = "omit",
+    ) -> _numeric.CronbachAlpha | pd.DataFrame:
+        return _numeric.cronbach_alpha(self._scores, confidence_level, missing=missing)
+
+    @_doc(_numeric.concordance, inference=False)
+    def concordance(
+        self, *, confidence_level: float | None = None
+    ) -> _numeric.Concordance | pd.DataFrame:
+        return _numeric.concordance(self._scores, confidence_level)
+
+    @_doc(_numeric.bland_altman, inference=False)
+    def bland_altman(
+        self,
+        rater_a: Hashable,
+        rater_b: Hashable,
+        *,
+        confidence_level: float = 0.95,
+        agreement: float = 1.96,
+    ) -> _numeric.BlandAltman | pd.DataFrame:
+        return _numeric.bland_altman(
+            self._scores, rater_a, rater_b, confidence_level, agreement=agreement
+        )
 
     @_doc(_per_rater.per_rater, inference=False)
     def per_rater(self, coefficient: str = "alpha", **arguments: Any) -> pd.DataFrame:
@@ -349,10 +453,14 @@ class Ratings:
     @_doc(_breakdowns.pairwise, inference=False)
     def pairwise(
         self,
-        method: Literal["cohen", "scott", "observed", "n_items"] = "cohen",
+        method: Literal["cohen", "scott", "observed", "n_items", "concordance"] = "cohen",
         *,
         weights: Weights = None,
     ) -> pd.DataFrame:
+        if method == "concordance":  # numeric scores: Lin's, for every pair
+            if weights is not None:
+                raise TypeError("`weights` do not apply to Lin's concordance; drop them.")
+            return _numeric.pairwise_concordance(self._scores)
         return _breakdowns.pairwise(self._data.rows, method, weights=weights)
 
     @_doc(_breakdowns.per_category, inference=False)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -27,8 +28,12 @@ from ._typing import BoolArray, FloatArray, IntArray, as_float
 from ._warnings import UndefinedStatisticWarning, warn
 from .encoding import fmt
 from .tensors import RatingData
+from .tensors.numeric import NumericData
 
-__all__ = ["Scores", "complete_items", "warn_undefined"]
+__all__ = ["ScoreData", "Scores", "complete_items", "warn_undefined"]
+
+#: What the numeric measures read: encoded ratings, or ratings read as numbers.
+ScoreData = RatingData | NumericData
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,9 +48,11 @@ class Scores:
     n_groups: int
 
     @classmethod
-    def of(cls, data: RatingData, method: str, finite: bool = True) -> Scores:
+    def of(cls, data: ScoreData, method: str, finite: bool = True) -> Scores:
         """The ratings of ``data`` as numbers; a clear error for text labels, and (with
         ``finite``) for infinite ratings."""
+        if isinstance(data, NumericData):  # read as numbers: no categories
+            return cls._checked(data.enc.x, data.enc, method, finite)
         rater = data.rater_codes(method)
         enc = data.enc
         if enc.values is None:
@@ -61,16 +68,26 @@ class Scores:
         values = np.asarray(enc.values, dtype=np.float64)
         x = values[enc.code]
         if finite and not np.isfinite(values).all():
-            bad = ~np.isfinite(x)
-            if bad.any():
-                shown = sorted({float(v) for v in np.unique(x[bad])})
-                raise ValueError(
-                    f"`{method}()` needs finite ratings; got {fmt(shown)} in "
-                    f"{int(bad.sum())} ratings. An infinite rating has no mean square: drop "
-                    "those rows or replace them first (e.g. "
-                    "`df.replace([np.inf, -np.inf], np.nan)` marks them as not rated)."
-                )
+            cls._refuse_infinite(x, method)
         return cls(x, enc.item, rater, enc.group, enc.n_raters, enc.n_groups)
+
+    @classmethod
+    def _checked(cls, x: FloatArray, enc: Any, method: str, finite: bool) -> Scores:
+        if finite and not np.isfinite(x).all():
+            cls._refuse_infinite(x, method)
+        return cls(x, enc.item, enc.rater, enc.group, enc.n_raters, enc.n_groups)
+
+    @staticmethod
+    def _refuse_infinite(x: FloatArray, method: str) -> None:
+        bad = ~np.isfinite(x)
+        if bad.any():
+            shown = sorted({float(v) for v in np.unique(x[bad])})
+            raise ValueError(
+                f"`{method}()` needs finite ratings; got {fmt(shown)} in "
+                f"{int(bad.sum())} ratings. An infinite rating has no mean square: drop "
+                "those rows or replace them first (e.g. "
+                "`df.replace([np.inf, -np.inf], np.nan)` marks them as not rated)."
+            )
 
     @property
     def n_items(self) -> int:
@@ -133,8 +150,11 @@ class Scores:
     def _per_group_top(self, values: FloatArray) -> IntArray:
         """Per group, the exponent of the power of two just above its largest ``|value|``
         (0 for a group without a non-zero value)."""
-        top = np.zeros(self.n_groups)
-        np.maximum.at(top, self.rating_group, np.abs(values))
+        if self.n_groups == 1:  # no scatter: one maximum
+            top = np.array([np.abs(values).max() if len(values) else 0.0])
+        else:
+            top = np.zeros(self.n_groups)
+            np.maximum.at(top, self.rating_group, np.abs(values))
         out: IntArray = np.frexp(top)[1].astype(np.int64)
         return out
 
@@ -143,6 +163,8 @@ class Scores:
         g = self.rating_group
         count = self.group_count
         first = self._per_group_top(self.x)
+        if self.n_groups == 1:  # the same, without gathers per rating
+            return self._centring_one(first)
         y = np.ldexp(self.x, -first[g])  # |y| < 1, exact
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = np.nan_to_num(np.bincount(g, weights=y, minlength=self.n_groups) / count)
@@ -151,6 +173,16 @@ class Scores:
             d = d - np.nan_to_num(again)[g]  # two passes: the first mean's rounding removed
         second = self._per_group_top(d)
         return np.ldexp(d, -second[g]), first + second
+
+    def _centring_one(self, first: IntArray) -> tuple[FloatArray, IntArray]:
+        """:attr:`_centring` of one group."""
+        n = len(self.x)
+        y = np.ldexp(self.x, -int(first[0]))  # |y| < 1, exact
+        mean = float(y.sum()) / n if n else 0.0
+        d = y - mean
+        d -= float(d.sum()) / n if n else 0.0  # two passes: the first mean's rounding removed
+        second = self._per_group_top(d)
+        return np.ldexp(d, -int(second[0])), first + second
 
     @property
     def centred(self) -> FloatArray:

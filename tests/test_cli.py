@@ -385,7 +385,7 @@ def test_categories_missing_a_label(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "report", "--example", "fort2011_balanced", "--categories", "Yes")
     assert status == 2
     assert err.startswith("pdagree: error: ")
-    assert "missing from `categories`" in err
+    assert "missing from `--categories`" in err
 
 
 def test_na_markers_are_missing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -429,7 +429,7 @@ def test_undefined_coefficient_warns(capsys: pytest.CaptureFixture[str], tmp_pat
         (["report", "{dir}"], "'{dir}' is a directory, not a file of ratings"),
         (
             ["report", "{long}", "--item", "doc", "--rater", "coder", "--label", "tag"],
-            "`item` names column 'doc', which is not in the frame; available columns: "
+            "`--item` names column 'doc', which is not in the frame; available columns: "
             "['patient', 'coder', 'diagnosis'].",
         ),
         (
@@ -455,7 +455,7 @@ def test_undefined_coefficient_warns(capsys: pytest.CaptureFixture[str], tmp_pat
         ),
         (
             ["report", "{long}", "--raters", "coder,nope"],
-            "`raters` names column 'nope', which is not in the frame; available columns: "
+            "`--raters` names column 'nope', which is not in the frame; available columns: "
             "['coder', 'diagnosis'].",
         ),
         (
@@ -594,4 +594,4 @@ def test_bootstrap_report_is_seeded(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_confidence_level_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", "--example", "fleiss1971", "--confidence-level", "95"]) == 2
-    assert "`confidence_level` must be strictly between 0 and 1" in capsys.readouterr().err
+    assert "`--confidence-level` must be strictly between 0 and 1" in capsys.readouterr().err

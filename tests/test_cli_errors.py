@@ -65,7 +65,7 @@ def test_out_of_memory_is_one_line(capsys, ratings_csv, monkeypatch) -> None:
     def exhausted(*args: object, **kwargs: object) -> None:
         raise MemoryError
 
-    monkeypatch.setattr(cli, "_report", exhausted)
+    monkeypatch.setitem(cli.COMMANDS, "report", cli.COMMANDS["report"]._replace(run=exhausted))
     status, _, err = run(capsys, "report", str(ratings_csv))
     assert status == 2
     assert one_error_line(err).startswith("pdagree: error: out of memory")
@@ -75,7 +75,7 @@ def test_an_unexpected_failure_is_one_line(capsys, ratings_csv, monkeypatch) -> 
     def broken(*args: object, **kwargs: object) -> None:
         raise IndexError("index 3 is out of bounds\nfor axis 0")
 
-    monkeypatch.setattr(cli, "_report", broken)
+    monkeypatch.setitem(cli.COMMANDS, "report", cli.COMMANDS["report"]._replace(run=broken))
     status, _, err = run(capsys, "report", str(ratings_csv))
     assert status == 2
     assert one_error_line(err).startswith(

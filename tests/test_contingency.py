@@ -568,7 +568,7 @@ def test_cli_contingency_numbers(capsys: pytest.CaptureFixture[str], tmp_path: P
         float(NUMERIC.agree(layout="contingency", categories=[1, 2, 3, 4, 5]).bennett())
     )
     assert main([*argv, "--by", "first"]) == 2
-    assert "`by` does not apply to layout='contingency'" in capsys.readouterr().err
+    assert "`--by` does not apply to --layout contingency" in capsys.readouterr().err
 
 
 def test_crosstab_margins_are_not_a_category() -> None:

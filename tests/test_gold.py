@@ -300,8 +300,9 @@ def test_errors() -> None:
         wide.agree.against("truth")
     with pytest.raises(ValueError, match=r"With `raters=\[...\]`, list the reference's column"):
         wide.agree(raters=["ann1", "ann2"]).against("gold")
-    with pytest.raises(TypeError, match=r"^`gold` must be a rater's name or a Series .* got a"):
-        wide.agree.against(wide[["gold"]])
+    # a frame of reference labels needs item and label columns (#30), or one column
+    with pytest.raises(ValueError, match=r"^`gold` as a DataFrame needs an `item` and a `label`"):
+        wide.agree.against(wide[["gold", "ann1"]])
     with pytest.raises(ValueError, match=r"^`beta` must be a positive number; got -1.0\.$"):
         wide.agree.against("gold", beta=-1.0)
     with pytest.raises(TypeError, match=r"^`beta` must be a positive number; got 'x'\.$"):

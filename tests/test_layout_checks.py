@@ -169,7 +169,7 @@ def test_cli_long_file_without_item_is_an_error(
     assert err.startswith(
         "pdagree: error: the index of a wide frame names the items, one row each; 40 items"
     )
-    assert "(--item, --rater, --label)" in err
+    assert "a long frame: pass --item, --rater, --label; else" in err
 
 
 def test_cli_wide_file_with_no_index_warns(

@@ -57,7 +57,7 @@ def table_frame(counts: Any, labels: list[Any] = VALUES) -> pd.DataFrame:
 def as_items(ratings: Ratings) -> Ratings:
     """The same ratings, read as one item per count (what pdagree computed before)."""
     expanded = Ratings.__new__(Ratings)
-    object.__setattr__(expanded, "_data", ratings._data.rows)
+    expanded._hold(ratings._data.rows)
     return expanded
 
 

@@ -26,23 +26,24 @@ with status 0, as Unix tools do.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
-import textwrap
 import warnings
-from collections.abc import Sequence
-from typing import NoReturn, TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, NoReturn, TextIO
 
-from .. import datasets
 from .._version import __version__
-from ..definitions import REGISTRY
-from ._analyses import ANALYSES, add_analyses, run_analysis
+from ._analyses import ANALYSES, add_analysis, run_analysis
 from ._consensus import add_consensus, run_consensus
-from ._options import add_data_options, add_source, load, seed
-from ._output import MAX_MESSAGE, add_output, check_output, header, short, write_frame
-from ._read import UsageError as _UsageError
+from ._datasets import add_datasets, run_datasets
+from ._gate import GateFailed
+from ._output import MAX_MESSAGE, check_output, short
+from ._read import flags
+from ._report import add_report, run_report
+from ._spans import add_spans, run_spans
 
-__all__ = ["main"]
+__all__ = ["COMMANDS", "Command", "main"]
 
 _PROG = "pdagree"
 
@@ -58,6 +59,26 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{_PROG}: error: {message} (see `{self.prog} --help`)\n")
 
 
+class Command(NamedTuple):
+    """A subcommand: what adds its parser to the subparsers, and what runs it."""
+
+    add: Callable[[Any], None]
+    run: Callable[[argparse.Namespace, TextIO], None]
+
+
+#: Every subcommand, in the order ``pdagree --help`` lists them: adding one is an entry here.
+COMMANDS: dict[str, Command] = {
+    "report": Command(add_report, run_report),
+    **{
+        name: Command(functools.partial(add_analysis, name=name), run_analysis)
+        for name in ANALYSES
+    },
+    "consensus": Command(add_consensus, run_consensus),
+    "spans": Command(add_spans, run_spans),
+    "datasets": Command(add_datasets, run_datasets),
+}
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=_PROG,
@@ -66,146 +87,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"{_PROG} {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    report = commands.add_parser(
-        "report",
-        help="every agreement coefficient that applies to a file or a bundled example",
-        description=(
-            "Print every agreement coefficient that applies to the ratings in PATH (CSV; TSV "
-            "by extension .tsv/.tab or with --sep; Parquet by extension .parquet/.pq) or to "
-            "a bundled example. Layouts: wide (default: one row per item, one column per "
-            "rater; the first column is the item index), long (--item, --rater, --label: one "
-            "row per annotation), counts (--layout counts: one row per item, one column per "
-            "category holding how many raters chose it) or contingency (--layout contingency: "
-            "two raters' K x K table, rows the first rater's categories, columns the second's, "
-            "cells the numbers of items). In text files, empty cells and "
-            "pandas.read_csv's missing-value markers (NA, N/A, NaN, null, NULL, None, #N/A, "
-            "<NA>, ...) are missing, as in R exports; see --na and --no-default-na."
-        ),
-    )
-    add_source(report)
-    add_data_options(report)
-    chosen = report.add_argument_group("coefficients")
-    chosen.add_argument(
-        "--coefficients",
-        metavar="NAMES",
-        help="comma-separated coefficients to report, each with its own option after a colon, "
-        "e.g. 'alpha:ordinal,gwet:quadratic,fleiss' (default: every one that applies); any of "
-        f"{', '.join(REGISTRY)}",
-    )
-    chosen.add_argument(
-        "--weights",
-        metavar="SCHEME",
-        help="agreement weights for the coefficients that take them: linear, quadratic, "
-        "ordinal, radical, ratio, circular, bipolar (on the category values)",
-    )
-    chosen.add_argument(
-        "--level",
-        metavar="LEVEL",
-        help="Krippendorff's metric for alpha: nominal (default), ordinal, interval, ratio",
-    )
-    uncertainty = report.add_argument_group("uncertainty")
-    uncertainty.add_argument(
-        "--confidence-level",
-        metavar="LEVEL",
-        type=float,
-        help="add standard errors, confidence intervals and p-values at this level, e.g. 0.95",
-    )
-    uncertainty.add_argument(
-        "--ci-method",
-        choices=("auto", "analytic", "bootstrap"),
-        default="auto",
-        help="auto (the default: Gwet's variance, as R irrCAC, where one exists, else the item "
-        "bootstrap; analytic is its former name) or bootstrap over items for every row",
-    )
-    uncertainty.add_argument(
-        "--resamples", metavar="N", type=int, default=2000, help="bootstrap resamples (2000)"
-    )
-    uncertainty.add_argument("--seed", metavar="N", type=seed, help="bootstrap random seed")
-    numeric = report.add_argument_group("numeric ratings")
-    numeric.add_argument(
-        "--icc",
-        action="store_true",
-        help="print the intraclass correlation table instead (six forms, F tests, intervals at "
-        "--confidence-level, default 0.95)",
-    )
-    numeric.add_argument(
-        "--icc-missing",
-        choices=("auto", "omit"),
-        default="auto",
-        help="with --icc: refuse (auto) or drop (omit) items some rater did not rate",
-    )
-    add_output(report)
-
-    add_analyses(commands)
-    add_consensus(commands)
-
-    listing = commands.add_parser(
-        "datasets",
-        help="list the bundled data sets",
-        description="List the bundled data sets, or describe one of them.",
-    )
-    listing.add_argument("name", nargs="?", metavar="NAME", help="describe this data set in full")
+    for command in COMMANDS.values():
+        command.add(commands)
     return parser
-
-
-# --------------------------------------------------------------------------- reading
-
-
-# --------------------------------------------------------------------------- options
-
-
-# --------------------------------------------------------------------------- output
-
-
-# --------------------------------------------------------------------------- commands
-
-
-def _report(args: argparse.Namespace, out: TextIO) -> None:
-    name, ratings = load(args)
-    if args.icc:
-        if args.coefficients is not None or args.weights is not None or args.level is not None:
-            raise _UsageError(
-                "`--icc` prints the ICC table; it takes no --coefficients, --weights or --level."
-            )
-        level = 0.95 if args.confidence_level is None else args.confidence_level
-        icc = ratings.icc_table(level, missing=args.icc_missing)
-        write_frame(icc, header(name, ratings), args, out)
-        return
-    table = ratings.report(
-        args.confidence_level,
-        method=args.ci_method,
-        n_resamples=args.resamples,
-        rng=args.seed,
-        coefficients=args.coefficients,
-        weights=args.weights,
-        level=args.level,
-    )
-    write_frame(table, header(name, ratings), args, out)
-
-
-def _summary(description: str, width: int) -> str:
-    """The first sentence of a description's first line, shortened to ``width`` characters."""
-    line = description.splitlines()[0] if description else ""
-    end = line.find(". ")
-    if end >= 0:
-        line = line[: end + 1]
-    return textwrap.shorten(line, width=max(width, 20), placeholder=" ...")
-
-
-def _datasets(args: argparse.Namespace, out: TextIO) -> None:
-    if args.name is not None:
-        if args.name not in datasets.names():
-            raise ValueError(
-                f"unknown data set {args.name!r}; choose one of {', '.join(datasets.names())}."
-            )
-        out.write(textwrap.fill(datasets.describe(args.name), width=88) + "\n")
-        return
-    names = datasets.names()
-    width = max(map(len, names))
-    for name in names:
-        summary = _summary(datasets.describe(name), 99 - width - 2)
-        out.write(f"{name:<{width}}  {summary}\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -236,15 +120,15 @@ def main(argv: list[str] | None = None) -> int:
             if out is None:  # started with standard output closed (`>&-`)
                 raise ValueError("standard output is closed; redirect it to a file or `-o`.")
             check_output(args)
-            if args.command == "report":
-                _report(args, out)
-            elif args.command in ANALYSES:
-                run_analysis(args, out)
-            elif args.command == "consensus":
-                run_consensus(args, out)
-            else:
-                _datasets(args, out)
-            out.flush()
+            try:
+                COMMANDS[args.command].run(args, out)
+            finally:
+                out.flush()
+        except GateFailed as below:  # the table is written; the values are not good enough
+            _report_warnings(caught)
+            for line in below.lines:
+                _print_error(f"{_PROG}: {line}")
+            return 1
         except BrokenPipeError:
             _drop_output()
             return 0
@@ -289,13 +173,13 @@ def _drop_output() -> None:
 def _message(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
         return f"cannot read {str(exc.filename)!r}: {exc.strerror}"
-    return str(exc)
+    return flags(str(exc))
 
 
 def _report_warnings(caught: Sequence[warnings.WarningMessage]) -> None:
     seen: set[str] = set()
     for warning in caught:
-        text = short(warning.message, MAX_MESSAGE)
+        text = short(flags(str(warning.message)), MAX_MESSAGE)
         if text not in seen:
             seen.add(text)
             _print_error(f"{_PROG}: warning: {text}")

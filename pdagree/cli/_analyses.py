@@ -13,19 +13,22 @@ from typing import Any, TextIO
 
 import pandas as pd
 
+from ..io import read_table
 from ..ratings import Ratings
+from ._gate import DEFAULT_COLUMN, add_gate, check_gate
 from ._options import add_data_options, add_source, gold_rater, load
 from ._output import add_output, header, write_frame
+from ._read import UsageError
 
-__all__ = ["ANALYSES", "add_analyses", "run_analysis"]
+__all__ = ["ANALYSES", "add_analysis", "run_analysis"]
 
 
 def _per_category(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
-    return ratings.per_category()
+    return ratings.per_category(args.confidence_level)
 
 
 def _pairwise(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
-    return ratings.pairwise(args.method, weights=args.weights)
+    return ratings.pairwise(args.coefficient, weights=args.weights)
 
 
 def _per_rater(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
@@ -37,19 +40,59 @@ def _items(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
 
 
 def _against(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
-    return ratings.against(gold_rater(ratings, args.gold), average=args.average)
+    if (args.gold is None) == (args.gold_file is None):
+        raise UsageError(
+            "give the reference as `--gold RATER` or `--gold-file FILE`, one of them."
+        )
+    if args.gold_file is None:
+        return ratings.against(gold_rater(ratings, args.gold), average=args.average)
+    gold = read_table(args.gold_file)
+    columns = {args.gold_item: "item", args.gold_label: "label"}
+    missing = [col for col in columns if col not in gold.columns]
+    if missing:
+        raise ValueError(
+            f"`--gold-file` {args.gold_file!r} has no column {missing[0]!r}; its columns: "
+            f"{', '.join(map(str, gold.columns))}. Name them with --gold-item and --gold-label."
+        )
+    labels = gold[list(columns)].rename(columns=columns)
+    return ratings.against(labels, average=args.average)
 
 
 def _icc(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
+    if args.scores is not None:
+        return ratings.consensus_scores(args.scores).scores
     return ratings.icc_table(args.confidence_level, missing=args.missing, test=args.test)
+
+
+def _frame(result: Any) -> pd.DataFrame:
+    """A table of a result: a ``by=`` result is one already; a single value is one row."""
+    return result if isinstance(result, pd.DataFrame) else result.to_frame()
+
+
+def _cronbach(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
+    level = args.confidence_level
+    return _frame(ratings.cronbach_alpha(confidence_level=level, missing=args.missing))
+
+
+def _concordance(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
+    return _frame(ratings.concordance(confidence_level=args.confidence_level))
+
+
+_PAIR_COEFFICIENTS = ("cohen", "scott", "observed", "n_items")
 
 
 def _pairwise_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--method",
-        choices=("cohen", "scott", "observed", "n_items"),
+        "--coefficient",
+        choices=_PAIR_COEFFICIENTS,
         default="cohen",
         help="the two-rater coefficient (default cohen), or n_items: the items both rated",
+    )
+    parser.add_argument(
+        "--method",
+        dest="coefficient",
+        choices=_PAIR_COEFFICIENTS,
+        help="the former name of --coefficient (as Ratings.pairwise's `coefficient`)",
     )
     parser.add_argument(
         "--weights",
@@ -65,11 +108,31 @@ def _per_rater_options(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="the coefficient each annotator's part is measured on (default alpha)",
     )
+    add_gate(parser, "per-rater")
+
+
+def _per_category_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--confidence-level",
+        metavar="LEVEL",
+        type=float,
+        help="add each kappa's standard error, interval and test at this level, e.g. 0.95",
+    )
+    add_gate(parser, "per-category")
 
 
 def _against_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gold", metavar="COL", help="the rater (column) holding the reference")
     parser.add_argument(
-        "--gold", required=True, metavar="COL", help="the rater (column) holding the reference"
+        "--gold-file",
+        metavar="FILE",
+        help="a file of reference labels instead (CSV, TSV, Parquet or Excel), one row per item",
+    )
+    parser.add_argument(
+        "--gold-item", metavar="COL", default="item", help="--gold-file's item column (item)"
+    )
+    parser.add_argument(
+        "--gold-label", metavar="COL", default="label", help="--gold-file's label column (label)"
     )
     parser.add_argument(
         "--average",
@@ -95,40 +158,78 @@ def _icc_options(parser: argparse.ArgumentParser) -> None:
         default="F",
         help="Shrout & Fleiss's F tests (default) or McGraw & Wong's",
     )
+    parser.add_argument(
+        "--scores",
+        nargs="?",
+        const="mixed",
+        choices=("mixed", "mean", "median"),
+        help="write each item's consensus score instead (Ratings.consensus_scores): adjusted "
+        "for the raters' severity (mixed, the default), or the plain mean or median",
+    )
+
+
+def _level_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--confidence-level", metavar="LEVEL", type=float, default=0.95, help="(0.95)"
+    )
+
+
+def _cronbach_options(parser: argparse.ArgumentParser) -> None:
+    _level_option(parser)
+    parser.add_argument(
+        "--missing",
+        choices=("omit", "pairwise"),
+        default="omit",
+        help="items some rater did not rate: dropped (omit, the default) or each covariance "
+        "over the items its two raters rated (pairwise)",
+    )
 
 
 #: subcommand -> (method it wraps, help, its own options)
 ANALYSES: dict[str, tuple[Callable[..., pd.DataFrame], str, Callable[..., None] | None]] = {
-    "per-category": (_per_category, "kappa and specific agreement per category", None),
+    "per-category": (
+        _per_category,
+        "kappa and specific agreement per category",
+        _per_category_options,
+    ),
     "pairwise": (_pairwise, "a two-rater coefficient for every pair of raters", _pairwise_options),
     "per-rater": (_per_rater, "each annotator's part of the agreement", _per_rater_options),
     "items": (_items, "each item's agreement, ratings and label entropy", None),
-    "against": (_against, "each rater against a reference rater (--gold)", _against_options),
+    "against": (
+        _against,
+        "each rater against a reference (--gold RATER or --gold-file FILE)",
+        _against_options,
+    ),
     "icc": (_icc, "the intraclass correlation in its six forms", _icc_options),
+    "cronbach": (_cronbach, "Cronbach's alpha, the raters as a scale's items", _cronbach_options),
+    "concordance": (_concordance, "Lin's concordance correlation of two raters", _level_option),
 }
 
 
-def add_analyses(commands: Any) -> None:
-    """One subcommand per analysis, on the subparsers ``commands``."""
-    for name, (method, summary, options) in ANALYSES.items():
-        wrapped = f"Ratings.{method.__name__.lstrip('_')}"
-        parser = commands.add_parser(
-            name,
-            help=summary,
-            description=(
-                f"{summary[0].upper()}{summary[1:]} (pdagree.{wrapped}), for the ratings in "
-                "PATH (read as `pdagree report` reads it) or a bundled example."
-            ),
-        )
-        add_source(parser)
-        add_data_options(parser)
-        if options is not None:
-            options(parser.add_argument_group(name))
-        add_output(parser)
+def add_analysis(commands: Any, name: str) -> None:
+    """The subcommand of analysis ``name``, on the subparsers ``commands``."""
+    method, summary, options = ANALYSES[name]
+    wrapped = f"Ratings.{method.__name__.lstrip('_')}"
+    parser = commands.add_parser(
+        name,
+        help=summary,
+        description=(
+            f"{summary[0].upper()}{summary[1:]} (pdagree.{wrapped}), for the ratings in "
+            "PATH (read as `pdagree report` reads it) or a bundled example."
+        ),
+    )
+    add_source(parser)
+    add_data_options(parser)
+    if options is not None:
+        options(parser.add_argument_group(name))
+    add_output(parser)
 
 
 def run_analysis(args: argparse.Namespace, out: TextIO) -> None:
     """Run the analysis subcommand ``args.command``."""
     method, _, _ = ANALYSES[args.command]
     name, ratings = load(args)
-    write_frame(method(ratings, args), header(name, ratings), args, out)
+    table = method(ratings, args)
+    write_frame(table, header(name, ratings), args, out)
+    if args.command in DEFAULT_COLUMN:
+        check_gate(table, args, args.command)

@@ -141,23 +141,25 @@ def contingency(data: RatingData, a: Hashable, b: Hashable) -> pd.DataFrame:
 
 def pairwise(
     data: RatingData,
-    method: Literal["cohen", "scott", "observed", "n_items"] = "cohen",
+    method: Literal["cohen", "scott", "observed", "n_items", "concordance"] = "cohen",
     *,
     weights: Weights = None,
 ) -> pd.DataFrame:
     """Raters x raters: a two-rater coefficient for every pair.
 
     ``method`` is ``"cohen"`` (the default), ``"scott"``, ``"observed"`` (proportion of
-    agreement over the items both rated) or ``"n_items"`` (how many items both rated, as
-    integers). ``weights`` gives the weighted coefficients (e.g. ``"quadratic"`` for LLM
-    judges scoring 1-10; the schemes of :meth:`cohen`, built on the category values), each
-    pair's entry equal to that pair's ``cohen(weights=...)`` (or ``scott``) on its own.
-    Entries are nan where a pair shares no item or the coefficient is undefined (no
-    warning: the table is a breakdown), and the chance-corrected ones (``"cohen"``,
-    ``"scott"``) also where a pair shares only one item: chance agreement estimated from one
-    item makes kappa -1, 0 or undefined whatever the raters do. Those pairs are announced by
-    one :class:`~pdagree.UndefinedStatisticWarning` (``"observed"`` and ``"n_items"`` keep
-    their values). With ``by=``, rows are (group, rater).
+    agreement over the items both rated), ``"n_items"`` (how many items both rated, as
+    integers) or, on numeric scores, ``"concordance"`` (Lin's concordance correlation
+    coefficient, :meth:`concordance`, of each pair over the items both scored). ``weights``
+    gives the weighted coefficients (e.g. ``"quadratic"`` for LLM judges scoring 1-10; the
+    schemes of :meth:`cohen`, built on the category values), each pair's entry equal to that
+    pair's ``cohen(weights=...)`` (or ``scott``) on its own. Entries are nan where a pair
+    shares no item or the coefficient is undefined (no warning: the table is a breakdown), and
+    the chance-corrected ones (``"cohen"``, ``"scott"``) also where a pair shares only one
+    item: chance agreement estimated from one item makes kappa -1, 0 or undefined whatever the
+    raters do. Those pairs are announced by one :class:`~pdagree.UndefinedStatisticWarning`
+    (``"observed"`` and ``"n_items"`` keep their values). With ``by=``, rows are (group,
+    rater).
 
     Returns
     -------
@@ -178,8 +180,8 @@ def pairwise(
     >>> round(float(table.loc["Alice", "Bill"]), 3)
     0.348
     """
-    methods = ("cohen", "scott", "observed", "n_items")
-    if method not in methods:
+    methods = ("cohen", "scott", "observed", "n_items", "concordance")
+    if method not in methods[:-1]:  # concordance: Ratings.pairwise reads the scores
         raise ValueError(
             f"`method` must be one of {', '.join(map(repr, methods))}; got {method!r}."
         )

@@ -70,12 +70,15 @@ def against(
 
     Parameters
     ----------
-    gold : column name, rater name or Series
+    gold : column name, rater name, Series or DataFrame
         The reference: a column of a wide frame (it is the reference, not a rater), a rater
-        of a long frame, or a Series of labels indexed like the items (for a long frame with
-        ``by=``, by item alone or by (group..., item)); Series items that are not among the
-        ratings' items are ignored. (A wide frame needs two columns: to evaluate a single
-        rater, keep the reference as a column beside it.)
+        of a long frame, a Series of labels indexed like the items (for a long frame with
+        ``by=``, by item alone or by (group..., item)), or a DataFrame of reference labels
+        with an ``item`` and a ``label`` column (and the ``by=`` columns, if it holds them,
+        in front of ``item``), as a file of gold labels reads, or with one column indexed by
+        item; reference items that are not among the ratings' items are ignored. (A wide
+        frame needs two columns: to evaluate a single rater, keep the reference as a column
+        beside it.)
     beta : float, optional
         Adds the column ``fbeta``, the F-measure that weighs recall ``beta`` times as much
         as precision (``beta=2`` favours recall, ``beta=0.5`` precision).
@@ -233,10 +236,7 @@ def reference(data: RatingData, gold: Any) -> Reference:
     enc = data.enc
     raters = data.rater_labels
     if isinstance(gold, pd.DataFrame):
-        raise TypeError(
-            "`gold` must be a rater's name or a Series of reference labels; got a DataFrame. "
-            "Select one column, e.g. `frame['gold']`."
-        )
+        gold = _frame_labels(data, gold)
     if isinstance(gold, pd.Series):
         return _series_reference(data, gold)
     try:
@@ -254,6 +254,24 @@ def reference(data: RatingData, gold: Any) -> Reference:
     mine = enc.rater == position
     item_code[enc.item[mine]] = enc.code[mine]
     return Reference(item_code, enc.categories, enc.code, position)
+
+
+def _frame_labels(data: RatingData, gold: pd.DataFrame) -> pd.Series:
+    """A reference frame as a Series of labels indexed by item: its ``item`` and ``label``
+    columns (with the ``by=`` columns it holds in front of ``item``), or its one column."""
+    columns = list(gold.columns)
+    if "item" in columns and "label" in columns:
+        keys = [col for col in data.enc.by if col in columns] + ["item"]
+        labels: pd.Series = gold.set_index(keys)["label"]
+        return labels
+    if len(columns) == 1:
+        only: pd.Series = gold[columns[0]]
+        return only
+    raise ValueError(
+        "`gold` as a DataFrame needs an `item` and a `label` column (one reference label per "
+        f"item), or a single column indexed by item; got columns {fmt(columns)}. Rename "
+        "them, e.g. `gold.rename(columns={'doc': 'item', 'answer': 'label'})`."
+    )
 
 
 def _aligned(data: RatingData, gold: pd.Series) -> pd.Series:

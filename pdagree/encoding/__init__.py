@@ -27,6 +27,7 @@ from ._factorize import distinct_keys, duplicated_keys, factorize_columns, facto
 from ._label_checks import check_label_markers
 from ._labels import DtypeCategories, categories_of, dtype_categories, encode_labels, fmt, plain
 from ._layout_checks import mixed_kinds_hint
+from ._numeric import NumericEncoded, numeric_encode
 from ._ranks import check_unique_items, repeated_items, repeated_pairs, split_cells
 from ._spec import (
     Layout,
@@ -44,6 +45,7 @@ __all__ = [
     "Encoded",
     "Layout",
     "LayoutSpec",
+    "NumericEncoded",
     "as_list",
     "categories_of",
     "check_by_overlap",
@@ -66,6 +68,7 @@ __all__ = [
     "missing_by_message",
     "missing_key_error",
     "mixed_kinds_hint",
+    "numeric_encode",
     "pair_agreements",
     "pair_confusions",
     "pair_margins",

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from ._fit import icc, icc_table
 from ._forms import ALIASES, FORMS, form_name
+from ._reml import reml_groups
 from ._result import ICC
 
-__all__ = ["ALIASES", "FORMS", "ICC", "form_name", "icc", "icc_table"]
+__all__ = ["ALIASES", "FORMS", "ICC", "form_name", "icc", "icc_table", "reml_groups"]

@@ -12,8 +12,7 @@ import pandas as pd
 from .._typing import BoolArray, FloatArray
 from .._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
 from ..encoding import fmt
-from ..scores import Scores, complete_items, warn_undefined
-from ..tensors import RatingData
+from ..scores import ScoreData, Scores, complete_items, warn_undefined
 from ._anova import MeanSquares, mean_squares
 from ._forms import FORMS, SHROUT_FLEISS, form_name, interval, test, value
 from ._incomplete import identified, incomplete_groups
@@ -29,7 +28,7 @@ class Layout:
     """The ratings as numbers, the complete items' mean squares, and the groups whose items
     are incomplete (estimated by :mod:`._incomplete` under ``missing="auto"``)."""
 
-    data: RatingData
+    data: ScoreData
     scores: Scores
     ms: MeanSquares
     incomplete: BoolArray
@@ -52,7 +51,7 @@ class Layout:
         return n, k
 
 
-def _layout(data: RatingData, missing: object, method: str) -> Layout:
+def _layout(data: ScoreData, missing: object, method: str) -> Layout:
     data = data.rows
     scores = Scores.of(data, method)
     keep, incomplete, n_partial = complete_items(scores, missing)
@@ -161,7 +160,7 @@ def _warn_unidentified(layout: Layout, method: str, forms: tuple[str, ...]) -> B
 
 
 def icc(
-    data: RatingData,
+    data: ScoreData,
     form: str = "A,1",
     *,
     missing: Missing = "auto",
@@ -243,7 +242,6 @@ def icc(
         if confidence_level is not None:
             frame["low"], frame["high"] = rows["low"], rows["high"]
         return frame
-    enc = layout.data.enc
     incomplete = bool(layout.incomplete[0])
     nan = float("nan")
     return ICC(
@@ -253,8 +251,8 @@ def icc(
         expected=nan,
         n_items=int(n_items[0]),
         n_raters=int(n_raters[0]),
-        n_categories=enc.n_categories,
-        categories=tuple(enc.categories),
+        n_categories=0,  # the ICC reads the scores as numbers: no categories
+        categories=(),
         form=name,
         shrout_fleiss=SHROUT_FLEISS[name],
         F=float(rows["F"][0]),
@@ -273,7 +271,7 @@ def icc(
 
 
 def icc_table(
-    data: RatingData,
+    data: ScoreData,
     confidence_level: float = 0.95,
     *,
     missing: Missing = "auto",

@@ -4,6 +4,8 @@
 JSONL (``prodigy db-out``); both return one row per answer with the columns ``item``,
 ``rater`` and ``label`` (and ``rank`` for several choices in one answer), plus the tool's own
 ids and timestamps. Neither tool is needed: the readers follow the formats the tools document.
+:func:`read_table` reads any file of ratings (CSV, TSV, Parquet, Excel or one of these
+exports), checked, as the ``pdagree`` command does.
 
 >>> import pdagree
 >>> tasks = [{"id": 1, "annotations": [
@@ -20,5 +22,6 @@ ids and timestamps. Neither tool is needed: the readers follow the formats the t
 
 from ._label_studio import read_label_studio
 from ._prodigy import read_prodigy
+from ._table import FORMATS, TOOLS, format_of, read_table
 
-__all__ = ["read_label_studio", "read_prodigy"]
+__all__ = ["FORMATS", "TOOLS", "format_of", "read_label_studio", "read_prodigy", "read_table"]

@@ -4,10 +4,11 @@ The export is a list of tasks; a task has an ``id``, its ``data`` and ``annotati
 annotation has ``completed_by`` (a user id, or an object with ``id`` and ``email``),
 ``was_cancelled`` (a skipped task) and a ``result`` list; a result has ``from_name`` (the
 control tag of the labelling config), ``type`` and ``value``: ``{"choices": [...]}`` for
-Choices, ``{"rating": n}`` for Rating, ``{"number": x}`` for Number (Label Studio's
+Choices, ``{"rating": n}`` for Rating, ``{"number": x}`` for Number, ``{"start": s, "end": e,
+"text": ..., "labels": [...]}`` for Labels over a text (Label Studio's
 documentation: "Label Studio JSON format of annotated tasks",
 https://labelstud.io/guide/task_format.html, and the Choices, Rating and Number tags,
-https://labelstud.io/tags/).
+https://labelstud.io/tags/, among them "Labels").
 """
 
 from __future__ import annotations
@@ -25,6 +26,12 @@ __all__ = ["read_label_studio"]
 
 #: The result types read, and the key of ``value`` that holds the answer.
 TYPES = {"choices": "choices", "rating": "rating", "number": "number"}
+#: Region types of images, audio, video and time series: refused, naming the type.
+REGIONS = frozenset(
+    {"rectanglelabels", "polygonlabels", "ellipselabels", "keypointlabels", "brushlabels",
+     "rectangle", "polygon", "ellipse", "keypoint", "brush", "timeserieslabels",
+     "videorectangle", "paragraphlabels"}
+)  # fmt: skip
 _MALFORMED = "malformed Label Studio export"
 _HINT = "Label Studio's Export > JSON writes a list of tasks."
 
@@ -118,7 +125,17 @@ def read_label_studio(path_or_obj: Any, *, from_name: str | None = None) -> pd.D
         ``created_at``,    the annotation's timestamps, as given
         ``updated_at``
         ``lead_time``      seconds spent, as given
+        ``start``,         text spans (``labels`` results): the span's character
+        ``end``, ``text``  offsets (``end`` exclusive) and its text; one row per
+                           label of a span
         =================  ======================================================
+
+    Text spans (the ``Labels`` tag over ``Text``, named entities) give a frame for
+    ``df.agree.spans(item="item", rater="rater", start="start", end="end", label="label")``
+    (and ``pdagree spans``): an annotation that marked no span keeps one row with missing
+    ``start``, ``end`` and ``label``, so that an annotator who saw a document and marked
+    nothing agrees with another who did the same. Regions of images, audio, video and time
+    series (``rectanglelabels``, ...) are refused with an error naming the type.
 
     Skipped and cancelled annotations (``was_cancelled``) are left out and counted in a
     warning; predictions are not annotations and are not read.
@@ -147,6 +164,7 @@ def read_label_studio(path_or_obj: Any, *, from_name: str | None = None) -> pd.D
             f"{_MALFORMED}: expected a list of tasks (Export > JSON); got {shown(tasks)}."
         )
     rows: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
     raters = _Raters()
     cancelled = 0
     for t, task in enumerate(tasks):
@@ -163,6 +181,7 @@ def read_label_studio(path_or_obj: Any, *, from_name: str | None = None) -> pd.D
                 k: optional(annotation.get(f), _MALFORMED, at, repr(f)) for k, f in _KEPT.items()
             }
             base = {"item": item, "rater": raters.key(annotation.get("completed_by"), at), **kept}
+            annotations.append(base)
             for r, result in enumerate(_list(annotation, "result", at)):
                 rows.extend(_answers(result, f"{at}, result {r}", base))
     if cancelled:
@@ -172,6 +191,7 @@ def read_label_studio(path_or_obj: Any, *, from_name: str | None = None) -> pd.D
         )
     frame = pd.DataFrame(rows, columns=_COLUMNS)
     frame = one_kind(frame, "from_name", from_name, "from_name", "--from-name", "controls")
+    frame = _with_empty_annotations(frame, annotations)
     who, emails = raters.resolve(frame["rater"].tolist())
     frame = frame.assign(rater=pd.Series(who, dtype=object).infer_objects(), rater_email=emails)
     return ranked(frame)
@@ -182,14 +202,23 @@ _KEPT = {"annotation_id": "id", "created_at": "created_at", "updated_at": "updat
          "lead_time": "lead_time"}  # fmt: skip
 _COLUMNS = [
     "item", "rater", "label", "rank", "rater_email", "annotation_id", "from_name",
-    "created_at", "updated_at", "lead_time",
+    "created_at", "updated_at", "lead_time", "start", "end", "text",
 ]  # fmt: skip
 
 
 def _answers(result: Any, where: str, base: dict[str, Any]) -> list[dict[str, Any]]:
-    """The rows of one result: one per choice (ranked), or one rating or number; none for a
-    result of another type (regions, text areas)."""
+    """The rows of one result: one per choice (ranked), or one rating or number, or one per
+    label of a text span; none for a result of another type (text areas); an error for a
+    region of an image, audio or video (not read yet)."""
     kind = _field(result, "type", where)
+    if isinstance(kind, str) and kind in REGIONS:
+        raise ValueError(
+            f"{where} is a {kind!r} region: pdagree reads choices, ratings, numbers and text "
+            "spans ('labels'), not regions of images, audio or time series yet. Pass "
+            "`from_name=` to read another control of the project."
+        )
+    if kind == "labels":
+        return _spans(result, where, base)
     if not isinstance(kind, str) or kind not in TYPES:
         return []
     value = _field(result, "value", where)
@@ -209,3 +238,55 @@ def _answers(result: Any, where: str, base: dict[str, Any]) -> list[dict[str, An
     if isinstance(answer, bool) or not isinstance(answer, (int, float)):
         raise ValueError(f"{_MALFORMED}: {where}'s {kind} is {shown(answer)}, not a number.")
     return [{**base, "label": scalar(answer, _MALFORMED, where, kind, label=True), "rank": 1}]
+
+
+def _offset(value: Any, key: str, where: str) -> int:
+    offset = _field(value, key, f"{where}'s value")
+    if isinstance(offset, bool) or not isinstance(offset, int):
+        raise ValueError(
+            f"{_MALFORMED}: {where}'s {key} is {shown(offset)}, not a character offset."
+        )
+    return offset
+
+
+def _spans(result: Any, where: str, base: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per label of a text span (``value.start``, ``value.end``, ``value.labels``)."""
+    value = _field(result, "value", where)
+    start, end = _offset(value, "start", where), _offset(value, "end", where)
+    labels = _field(value, "labels", f"{where}'s value")
+    if not isinstance(labels, list) or not labels:
+        raise ValueError(
+            f"{_MALFORMED}: {where}'s labels are not a list of labels; got {shown(labels)}."
+        )
+    control = scalar(_field(result, "from_name", where), _MALFORMED, where, "'from_name'")
+    text = optional(value.get("text"), _MALFORMED, where, "'text'")
+    return [
+        {
+            **base,
+            "from_name": control,
+            "label": scalar(label, _MALFORMED, where, f"label {k}", label=True),
+            "rank": 1,
+            "start": start,
+            "end": end,
+            "text": text,
+        }
+        for k, label in enumerate(labels)
+    ]
+
+
+def _with_empty_annotations(
+    frame: pd.DataFrame, annotations: list[dict[str, Any]]
+) -> pd.DataFrame:
+    """A frame of text spans, with one row (no offsets, no label) for each annotation that
+    marked no span of the control read: that annotator saw the document and marked nothing."""
+    if frame["start"].isna().all():
+        return frame.drop(columns=["start", "end", "text"])
+    seen = set(zip(frame["item"], frame["annotation_id"], frame["rater"], strict=True))
+    missing = [
+        row for row in annotations
+        if (row["item"], row["annotation_id"], row["rater"]) not in seen
+    ]  # fmt: skip
+    if not missing:
+        return frame
+    empty = pd.DataFrame(missing, columns=frame.columns)
+    return pd.concat([frame, empty], ignore_index=True)

@@ -4,7 +4,9 @@ One JSON object per line (``prodigy db-out``): ``_input_hash`` identifies the in
 ``_annotator_id`` (or, in older datasets, ``_session_id``) the annotator, ``answer`` is
 ``"accept"``, ``"reject"`` or ``"ignore"``, ``_view_id`` the interface; a binary
 classification task carries its question's ``label``, a choice task its ``options`` and the
-ids of the ``accept``-ed ones (Prodigy's documentation: "Annotation interfaces",
+ids of the ``accept``-ed ones, a manual span task (``ner_manual``, ``spans_manual``) its
+``text`` and the ``spans`` (``start``, ``end``, ``label``) the annotator marked (Prodigy's
+documentation: "Annotation interfaces",
 https://prodi.gy/docs/api-interfaces, and "Task routing", https://prodi.gy/docs/task-routing,
 for ``_annotator_id`` and ``_session_id``).
 """
@@ -25,9 +27,11 @@ __all__ = ["read_prodigy"]
 _MALFORMED = "malformed Prodigy data"
 _HINT = "Prodigy's `db-out` writes one JSON object per line."
 _ANSWERS = ("accept", "reject", "ignore")
+#: The interfaces whose answers are text spans (each annotator's full set of entities).
+SPAN_VIEWS = frozenset({"ner_manual", "spans_manual"})
 _COLUMNS = [
     "item", "rater", "label", "rank", "input_hash", "task_label", "task_hash", "view",
-    "timestamp",
+    "timestamp", "start", "end", "text",
 ]  # fmt: skip
 
 
@@ -110,6 +114,8 @@ def read_prodigy(
         rows.extend(_rows(record, f"record {number}", skipped))
     frame = pd.DataFrame(rows, columns=_COLUMNS)
     frame = one_kind(frame, "view", view, "view", "--view", "interfaces")
+    if not frame["view"].isin(SPAN_VIEWS).any():
+        frame = frame.drop(columns=["start", "end", "text"])
     frame = _none_chosen(frame, none_label, skipped)
     if skipped:
         shown_ = ", ".join(f"{n} {what}" for what, n in skipped.items())
@@ -148,6 +154,9 @@ def _rows(record: Any, where: str, skipped: dict[str, int]) -> list[dict[str, An
             f"{_MALFORMED}: {where}'s 'accept' is {shown(accepted)}, not a list of option ids."
         )
     choice = accepted is not None
+    view_id = record.get("_view_id")
+    if view_id in SPAN_VIEWS:
+        return _span_rows(record, where, who, field, answer, skipped)
     if answer == "ignore" or (choice and answer == "reject"):
         past = "ignored" if answer == "ignore" else "rejected"
         skipped[past] = skipped.get(past, 0) + 1
@@ -203,3 +212,57 @@ def _none_chosen(
     )
     skipped[key] = int(none.sum())
     return frame[~none].reset_index(drop=True).assign(label=lambda f: f["label"].infer_objects())
+
+
+def _span_rows(
+    record: Mapping[str, Any],
+    where: str,
+    who: Any,
+    field: str,
+    answer: str,
+    skipped: dict[str, int],
+) -> list[dict[str, Any]]:
+    """An accepted ``ner_manual`` / ``spans_manual`` answer: one row per span (``start``,
+    ``end``, ``label``, its ``text``), or one row without offsets when it marked none."""
+    if answer != "accept":
+        past = "ignored" if answer == "ignore" else "rejected"
+        skipped[past] = skipped.get(past, 0) + 1
+        return []
+    base = {
+        "item": scalar(record["_input_hash"], _MALFORMED, where, "'_input_hash'"),
+        "rater": scalar(who, _MALFORMED, where, field),
+        "input_hash": record["_input_hash"],
+        "task_label": None,
+        "task_hash": optional(record.get("_task_hash"), _MALFORMED, where, "'_task_hash'"),
+        "view": record.get("_view_id"),
+        "timestamp": optional(record.get("_timestamp"), _MALFORMED, where, "'_timestamp'"),
+        "rank": 1,
+    }
+    spans = record.get("spans") or []
+    if not isinstance(spans, list):
+        raise ValueError(f"{_MALFORMED}: {where}'s 'spans' is {shown(spans)}, not a list.")
+    text = record.get("text")
+    rows = []
+    for k, span in enumerate(spans):
+        at = f"{where}, span {k}"
+        if not isinstance(span, Mapping) or "start" not in span or "end" not in span:
+            raise ValueError(
+                f"{_MALFORMED}: {at} is {shown(span)}, not an object with 'start' and 'end'."
+            )
+        start, end = span["start"], span["end"]
+        for key, offset in (("start", start), ("end", end)):
+            if isinstance(offset, bool) or not isinstance(offset, int):
+                raise ValueError(
+                    f"{_MALFORMED}: {at}'s {key} is {shown(offset)}, not a character offset."
+                )
+        label = span.get("label")
+        rows.append(
+            {
+                **base,
+                "label": None if label is None else scalar(label, _MALFORMED, at, "'label'"),
+                "start": start,
+                "end": end,
+                "text": text[start:end] if isinstance(text, str) else span.get("text"),
+            }
+        )
+    return rows or [{**base, "label": None, "start": None, "end": None, "text": None}]

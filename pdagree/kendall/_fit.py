@@ -8,15 +8,14 @@ import numpy as np
 import pandas as pd
 
 from .._warnings import PdagreeWarning, warn
-from ..scores import Scores, complete_items, warn_undefined
-from ..tensors import RatingData
+from ..scores import ScoreData, Scores, complete_items, warn_undefined
 from ._result import KendallW
 from ._sums import kendall_sums
 
 __all__ = ["kendall_w"]
 
 
-def kendall_w(data: RatingData, *, correct_ties: bool = True) -> Any:
+def kendall_w(data: ScoreData, *, correct_ties: bool = True) -> Any:
     """Kendall's coefficient of concordance W of the raters' rankings of the items.
 
     Each rater's numeric ratings are ranked over the items (mid-ranks for ties); W is 1
@@ -65,8 +64,8 @@ def kendall_w(data: RatingData, *, correct_ties: bool = True) -> Any:
         expected=np.nan,
         n_items=int(n[0]),
         n_raters=int(m[0]),
-        n_categories=enc.n_categories,
-        categories=tuple(enc.categories),
+        n_categories=0,  # W ranks the scores: no categories (nor a sort of them here)
+        categories=(),
         chi2=float(chi2[0]),
         df=float(df[0]),
         n_dropped=dropped,

@@ -11,6 +11,8 @@ when a chart is drawn, not when pdagree is; nothing here calls ``plt.show()`` or
 - :func:`per_category`: agreement per category, with intervals when given.
 - :func:`coefficients`: coefficients with their intervals, per ``by=`` group or side by side.
 - :func:`spa_weights`: the Sparse Probability of Agreement's item-weight curves.
+- :func:`bland_altman`: two raters' scores, mean against difference, with the limits of
+  agreement.
 
 A result's ``.plot()`` (:meth:`pdagree.Coefficient.plot`) delegates here: the bias to
 :func:`bias`, SPA to :func:`spa_weights`, any other coefficient to :func:`coefficients`.
@@ -26,9 +28,11 @@ from ..results import Coefficient, register_plot
 from ..spa import scheme_weights as _scheme_weights
 from .charts import bias, frequencies, pairwise, per_category
 from .intervals import coefficients, spa_weights
+from .scores import bland_altman
 
 __all__ = [
     "bias",
+    "bland_altman",
     "coefficients",
     "frequencies",
     "pairwise",

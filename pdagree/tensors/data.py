@@ -407,18 +407,7 @@ class RatingData:
 
     def item_index(self) -> pd.Index:
         """Item labels, with the group keys in front for ``by=`` on wide and counts frames."""
-        enc = self.enc
-        if enc.groups is None or enc.layout == "long":
-            return enc.items
-        keys = enc.groups[enc.group]
-        key_frame = (
-            keys.to_frame(index=False)
-            if isinstance(keys, pd.MultiIndex)
-            else pd.DataFrame({keys.name: keys})
-        )
-        item_name = enc.items.name if enc.items.name is not None else "item"
-        key_frame[item_name] = enc.items
-        return pd.MultiIndex.from_frame(key_frame)
+        return item_index_of(self.enc)
 
     # ------------------------------------------------------------------ options and checks
 
@@ -546,3 +535,20 @@ def _group_max(values: FloatArray, group: IntArray, n_groups: int) -> FloatArray
     last = np.r_[np.flatnonzero(np.diff(group[order])), len(order) - 1]
     out[group[order][last]] = values[order][last]
     return out
+
+
+def item_index_of(enc: Any) -> pd.Index:
+    """Item labels, with the group keys in front for ``by=`` on wide and counts frames (an
+    :class:`Encoded` or a :class:`~pdagree.encoding._numeric.NumericEncoded`)."""
+    if enc.groups is None or enc.layout == "long":
+        items: pd.Index = enc.items
+        return items
+    keys = enc.groups[enc.group]
+    key_frame = (
+        keys.to_frame(index=False)
+        if isinstance(keys, pd.MultiIndex)
+        else pd.DataFrame({keys.name: keys})
+    )
+    item_name = enc.items.name if enc.items.name is not None else "item"
+    key_frame[item_name] = enc.items
+    return pd.MultiIndex.from_frame(key_frame)

@@ -5,13 +5,16 @@ their own need keys for those pairs, not for every group x rater."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from .._typing import IntArray
 from .data import RatingData
+
+if TYPE_CHECKING:
+    from .numeric import NumericData
 
 __all__ = ["key_index", "keys_of"]
 
@@ -24,7 +27,7 @@ def keys_of(data: RatingData, method: str) -> tuple[IntArray, IntArray]:
     return key, key_group
 
 
-def key_index(data: RatingData, keys: IntArray) -> pd.Index:
+def key_index(data: RatingData | NumericData, keys: IntArray) -> pd.Index:
     """The annotator (with ``by=``: group keys and annotator) of each key.
 
     Built from codes into the groups' and raters' labels, so no label is hashed again.
