@@ -81,6 +81,9 @@ def main() -> None:
         "pairwise_f1('exact')": best(lambda: spans.pairwise_f1("exact"), args.repeats),
         "pairwise_f1('overlap')": best(lambda: spans.pairwise_f1("overlap"), args.repeats),
         "consensus()": best(lambda: spans.consensus(), args.repeats),
+        "alpha_u()": best(lambda: spans.alpha_u(), args.repeats),
+        "per_rater('overlap')": best(lambda: spans.per_rater("overlap"), args.repeats),
+        "items()": best(lambda: spans.items(), args.repeats),
     }
     tokens = spans.token_agreement()
     n_cells = len(tokens._data.enc.code)

@@ -12,6 +12,7 @@ Importing the package registers the ``DataFrame.agree`` accessor:
 from __future__ import annotations
 
 from . import datasets, io, multilabel, plotting
+from ._errors import AnnotationsNeeded, ItemsNeeded, RatersNeeded
 from ._version import __version__
 from ._warnings import (
     ConvergenceWarning,
@@ -28,10 +29,13 @@ from .tally import Tally
 
 __all__ = [
     "AgreeAccessor",
+    "AnnotationsNeeded",
     "Coefficient",
     "ConvergenceWarning",
+    "ItemsNeeded",
     "LayoutWarning",
     "PdagreeWarning",
+    "RatersNeeded",
     "Ratings",
     "SpanRatings",
     "Tally",

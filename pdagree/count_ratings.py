@@ -1,72 +1,105 @@
 """:class:`CountRatings`: :class:`pdagree.Ratings` on count tensors (a tally, a Dask frame).
 
-Every coefficient of the registry is the method :class:`~pdagree.Ratings` has, unchanged: it
-runs its definition on :class:`~pdagree.tensors.count_data.CountData`. Gwet's analytic
-standard errors, intervals and p-values come with it wherever they read the counts alone (the
-Fleiss-type coefficients, Krippendorff's alpha); what needs more (the rater-pair tables of
-Light's kappa, Conger's and Cohen's per-item variances, the item bootstrap) raises
-:class:`~pdagree.tensors.count_data.AnnotationsNeeded`, as does every method of
-:class:`~pdagree.Ratings` that is neither a coefficient nor a breakdown of the count tensors
-(those added later included).
+Which methods count tensors give is read from one table,
+:data:`pdagree.definitions.capabilities.CAPABILITIES` (what each method reads: the
+annotations, the items, rows of counts, the raters' counts). Every method of
+:class:`~pdagree.Ratings` is declared here once, in the class body: those whose reads the
+data hold run the method of :class:`~pdagree.Ratings` unchanged on
+:class:`~pdagree.tensors.count_data.CountData` (Gwet's analytic standard errors, intervals
+and p-values included wherever they read the counts alone); the others raise
+:class:`~pdagree.AnnotationsNeeded` (or :class:`~pdagree.ItemsNeeded` on rows of counts),
+``ValueError`` subclasses that say why and what to run instead. A method added to
+:class:`~pdagree.Ratings` must be added to the table and here
+(``tests/test_capabilities.py`` fails otherwise).
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ._errors import AnnotationsNeeded, RatersNeeded
+from ._warnings import PdagreeWarning, warn
 from .category_sets import compute
+from .counting import Counts, check_labels
 from .definitions import REGISTRY
+from .definitions.base import ANNOTATIONS, ITEMS, RATERS
+from .definitions.capabilities import (
+    CAPABILITIES,
+    COUNT_METHODS,
+    FROM_COUNTS,
+    ITEM_METHODS,
+    ROW_METHODS,
+    missing,
+)
+from .encoding import Layout, LayoutSpec
 from .inference import resolve_method
 from .ratings import Ratings
 from .report import report as _report
-from .tensors import RatingData
-from .tensors.count_data import AnnotationsNeeded, CountData, needs_annotations, needs_items
+from .tensors.count_data import CountData, count_data, needs_annotations, needs_items
 
-__all__ = ["COUNT_METHODS", "CountRatings"]
-
-#: Methods of :class:`~pdagree.Ratings` besides the coefficients that read only count
-#: tensors (the others raise :class:`AnnotationsNeeded` on counts).
-COUNT_METHODS = ("counts", "frequencies", "per_category", "items", "spa_items", "report")
-
-#: What distinct rows of counts with their multiplicities give (a Dask frame's default,
-#: :func:`pdagree.tensors.count_data.profile_data`): the coefficients whose definitions
-#: and analytic variances sum over items with the multiplicities (checked against the items
-#: in tests/test_dask.py); alpha at the nominal level or with ``weights=``. The rest reads
-#: the items one by one and says so (``keep_items=True``).
-ROW_METHODS = frozenset(
-    {"observed", "bennett", "fleiss", "scott", "gwet", "cohen", "conger", "alpha", "bias",
-     "frequencies", "report"}
-)  # fmt: skip
+__all__ = ["COUNT_METHODS", "ITEM_METHODS", "ROW_METHODS", "CountRatings"]
 
 
-#: What the items (``keep_items=True``) give and rows of counts do not.
-ITEM_METHODS = frozenset({"spa", "counts", "per_category", "items", "spa_items"})
+def _refusal(name: str, data: Any, options: dict[str, Any]) -> AnnotationsNeeded | None:
+    """The error of method ``name`` with ``options`` on ``data`` when they do not hold what
+    it reads (:func:`~pdagree.definitions.capabilities.missing`), else ``None``."""
+    if not isinstance(data, CountData):
+        return None
+    lacking = missing(name, data, options)
+    if lacking & {ANNOTATIONS, RATERS}:
+        return needs_annotations(f"`{name}()`")
+    if ITEMS in lacking:
+        level = options.get("level")
+        if name not in ITEM_METHODS and level is not None:  # alpha at another level
+            return needs_items(f"`{name}(level={level!r})`")
+        return needs_items(f"`{name}()`")
+    return None
 
 
-def _check_rows(data: RatingData, name: str, kwargs: dict[str, Any]) -> None:
-    """Refuse on distinct rows of counts what reads the items one by one (anything not
-    listed in :data:`ROW_METHODS` is refused, so that nothing reads the rows as items)."""
-    if not (isinstance(data, CountData) and data.profiles):
-        return
-    level = kwargs.get("level", "nominal")
-    if name in ITEM_METHODS:
-        raise needs_items(f"`{name}()`")
-    if name not in ROW_METHODS:
-        raise needs_annotations(f"`{name}()`")
-    if name == "alpha" and not (isinstance(level, str) and level == "nominal"):
-        raise needs_items(f"`alpha(level={level!r})`")
+def _on_counts(name: str) -> Callable[..., Any]:
+    """``Ratings.<name>`` on count tensors, as the capability table says: refused up front
+    when the data do not hold what it reads (reading its arguments whether given by position
+    or by name); a definition's guard for each annotation's rater says so too."""
+    method = getattr(Ratings, name)
+    signature = inspect.signature(method)
+
+    if not CAPABILITIES[name].reads <= FROM_COUNTS:
+
+        @functools.wraps(method)
+        def refused(self: CountRatings, *args: Any, **kwargs: Any) -> Any:
+            raise needs_annotations(f"`{name}()`")
+
+        refused.__doc__ = (
+            f"Not available on counts: ``{name}()`` needs the annotations "
+            f"(raises :class:`pdagree.AnnotationsNeeded`); see :meth:`pdagree.Ratings.{name}`."
+        )
+        return refused
+
+    @functools.wraps(method)
+    def on_counts(self: CountRatings, *args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind_partial(self, *args, **kwargs).arguments
+        error = _refusal(name, self._data, {**bound, **bound.get("options", {})})
+        if error is not None:
+            raise error
+        try:
+            return method(self, *args, **kwargs)
+        except RatersNeeded:
+            # A definition's guard for each annotation's rater (its variance, say).
+            raise needs_annotations(f"`{name}()` with its options") from None
+
+    return on_counts
 
 
 class CountRatings(Ratings):
     """Ratings kept as count tensors: the coefficients and breakdowns of
     :class:`pdagree.Ratings` that are functions of them, with the same results as on the
-    frames they count."""
+    frames they count; every other method raises :class:`pdagree.AnnotationsNeeded`."""
 
     __slots__ = ()
 
@@ -75,6 +108,40 @@ class CountRatings(Ratings):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self._data,))
+
+    @classmethod
+    def from_frame(
+        cls,
+        df: pd.DataFrame,
+        *,
+        item: Hashable | None = None,
+        rater: Hashable | None = None,
+        label: Hashable | None = None,
+        raters: Sequence[Hashable] | None = None,
+        categories: Sequence[Hashable] | None = None,
+        by: Hashable | Sequence[Hashable] | None = None,
+        layout: Layout | None = None,
+        rank: Hashable | None = None,
+    ) -> CountRatings:
+        """The count tensors of ``df`` (a wide or long frame), as one batch of a
+        :class:`pdagree.Tally` with these arguments gives them; ``rank=`` and the counts and
+        contingency layouts are refused (counts keep no secondary labels; those tables are
+        counted already: ``df.agree(layout=...)``)."""
+        if rank is not None:
+            raise TypeError(
+                "`rank` (primary and secondary labels) is not read on counts: multi-label "
+                "agreement needs the annotations themselves; use `df.agree(..., rank=...)`."
+            )
+        spec = LayoutSpec.of(
+            item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
+            layout=layout,
+        )  # fmt: skip
+        counts = Counts.of_frame(df, spec)
+        check_labels(counts)
+        message = counts.missing_by_message()
+        if message:
+            warn(message, PdagreeWarning)
+        return cls(count_data(counts))
 
     def report(
         self,
@@ -95,7 +162,11 @@ class CountRatings(Ratings):
         named = coefficients.split(",") if isinstance(coefficients, str) else coefficients
         for entry in named or ():
             name, _, option = str(entry).strip().partition(":")
-            _check_rows(self._data, name, {"level": option} if name == "alpha" and option else {})
+            if name in CAPABILITIES:
+                options = {"level": option} if name == "alpha" and option else {}
+                error = _refusal(name, self._data, options)
+                if error is not None:
+                    raise error
         uncertainty = confidence_level is not None
         return _report(
             self._data,
@@ -113,8 +184,9 @@ class CountRatings(Ratings):
         """Whether coefficient ``name`` (and, with ``uncertainty``, its analytic variance)
         computes from the count tensors alone."""
         definition = REGISTRY[name]
+        if _refusal(name, self._data, {}) is not None:
+            return False
         try:
-            _check_rows(self._data, name, {})
             with np.errstate(all="ignore"):
                 parts = compute(definition, self._data, {})
                 if uncertainty:
@@ -123,61 +195,43 @@ class CountRatings(Ratings):
                     if variance is None or not analytic:
                         return False
                     variance(self._data, {}, parts, np.inf)
-        except AnnotationsNeeded:
+        except AnnotationsNeeded:  # RatersNeeded and ItemsNeeded included
             return False
-        except ValueError as exc:  # refused for these data: let report() say so
-            return str(exc) not in _NO_RATERS
+        except ValueError:  # refused for these data: let report() say so
+            return True
         return True
 
-
-_NO_RATERS = ("no raters", "needs raters")
-
-
-def _on_counts(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
-    """``Ratings.<name>`` (a coefficient, or a breakdown of counts) on count tensors:
-    refused on rows of counts unless listed (:func:`_check_rows`, which reads its arguments
-    whether given by position or by name), and what needs rater identity per item says so."""
-
-    signature = inspect.signature(method)
-
-    @functools.wraps(method)
-    def on_counts(self: CountRatings, *args: Any, **kwargs: Any) -> Any:
-        bound = signature.bind_partial(self, *args, **kwargs).arguments
-        _check_rows(self._data, name, {**bound, **bound.get("options", {})})
-        try:
-            return method(self, *args, **kwargs)
-        except ValueError as exc:
-            # The guards of definitions that read each annotation's rater (none here).
-            if str(exc) in _NO_RATERS:
-                raise needs_annotations(f"`{name}()` with its options") from None
-            raise
-
-    return on_counts
-
-
-def _refused(name: str) -> Callable[..., Any]:
-    def refuse(self: CountRatings, *args: Any, **kwargs: Any) -> Any:
-        raise needs_annotations(f"`{name}()`")
-
-    refuse.__name__ = name
-    refuse.__doc__ = f"Not available on counts: ``{name}()`` needs the annotations."
-    return refuse
-
-
-def _install() -> None:
-    """Wrap the registry's coefficients; refuse the methods that need annotations."""
-    for name in dir(Ratings):
-        if name in COUNT_METHODS and name != "report":
-            setattr(CountRatings, name, _on_counts(name, getattr(Ratings, name)))
-        if name.startswith("_") or name in COUNT_METHODS:
-            continue
-        attribute = getattr(Ratings, name)
-        if not callable(attribute) or isinstance(attribute, (property, type)):
-            continue
-        if name in REGISTRY:
-            setattr(CountRatings, name, _on_counts(name, attribute))
-        elif name not in ("from_frame",):
-            setattr(CountRatings, name, _refused(name))
-
-
-_install()
+    # The methods of Ratings, as the capability table says (one line each).
+    observed = _on_counts("observed")
+    bennett = _on_counts("bennett")
+    fleiss = _on_counts("fleiss")
+    conger = _on_counts("conger")
+    scott = _on_counts("scott")
+    cohen = _on_counts("cohen")
+    gwet = _on_counts("gwet")
+    light = _on_counts("light")
+    bias = _on_counts("bias")
+    alpha = _on_counts("alpha")
+    spa = _on_counts("spa")
+    spa_items = _on_counts("spa_items")
+    multilabel = _on_counts("multilabel")
+    multilabel_sweep = _on_counts("multilabel_sweep")
+    multilabel_items = _on_counts("multilabel_items")
+    multilabel_labels = _on_counts("multilabel_labels")
+    irt = _on_counts("irt")
+    consensus = _on_counts("consensus")
+    icc = _on_counts("icc")
+    icc_table = _on_counts("icc_table")
+    kendall_w = _on_counts("kendall_w")
+    consensus_scores = _on_counts("consensus_scores")
+    cronbach_alpha = _on_counts("cronbach_alpha")
+    concordance = _on_counts("concordance")
+    bland_altman = _on_counts("bland_altman")
+    per_rater = _on_counts("per_rater")
+    counts = _on_counts("counts")
+    frequencies = _on_counts("frequencies")
+    contingency = _on_counts("contingency")
+    pairwise = _on_counts("pairwise")
+    per_category = _on_counts("per_category")
+    items = _on_counts("items")
+    against = _on_counts("against")

@@ -460,3 +460,25 @@ def test_alpha_u_equals_the_definitions(seed: int, n_raters: int, n_labels: int)
     )
     marked = {who: s for (_, who), s in spans_of(frame).items()}
     assert spans.alpha_u() == pytest.approx(_alpha_u_oracle(marked, 41), rel=1e-9, abs=1e-12)
+
+
+def test_span_plots(tmp_path: object) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from pdagree import plotting
+
+    frame = random_spans(11, 4, 3, 3, False)
+    spans = frame.agree.spans(item="doc", rater="who", start="start", end="end", label="tag")
+    ax = plotting.span_labels(spans, "overlap")
+    assert len(ax.patches) == len(spans.per_label("overlap"))
+    table = spans.pairwise_f1("overlap")
+    ax = plotting.span_pairs(spans, "overlap")
+    image = ax.images[0].get_array()
+    raters = list(spans.raters)
+    for (a, b), f1 in table["f1"].items():
+        assert image[raters.index(a), raters.index(b)] == pytest.approx(f1)
+    ax.figure.savefig(f"{tmp_path}/pairs.png")
+    plt.close("all")

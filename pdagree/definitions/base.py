@@ -14,7 +14,26 @@ from typing import Any, NamedTuple
 from .._typing import FloatArray
 from ..tensors.data import RatingData
 
-__all__ = ["MIN_SHARED_ITEMS", "Components", "Definition", "ItemSums"]
+__all__ = [
+    "ANNOTATIONS",
+    "ITEMS",
+    "MIN_SHARED_ITEMS",
+    "RATERS",
+    "ROWS",
+    "Components",
+    "Definition",
+    "ItemSums",
+    "Reads",
+]
+
+#: What an analysis reads, and what data hold (:mod:`.capabilities`): the *annotations*
+#: (which rater gave each rating, item by item), the *items* (one row of category counts per
+#: item), *rows* of counts (each group's distinct rows with how many items have them) and the
+#: *raters*' category counts (``n_gck``). Annotations give the other three; items give rows.
+ANNOTATIONS, ITEMS, ROWS, RATERS = "annotations", "items", "rows", "raters"
+
+#: A set of the four above.
+Reads = frozenset[str]
 
 
 MIN_SHARED_ITEMS = 2
@@ -110,8 +129,13 @@ class Definition:
         ``compute(data, **options) -> Components``.
     summary
         One line for listings.
-    needs_raters
-        Needs rater identity: refuses a counts table.
+    reads
+        What its value reads (:data:`ANNOTATIONS`, :data:`ITEMS`, :data:`ROWS`,
+        :data:`RATERS`; :mod:`.capabilities`); rater identity (annotations or the raters'
+        counts) makes it refuse a counts table (:attr:`needs_raters`).
+    reads_with
+        ``reads_with(options)``: what it reads besides ``reads`` with these options (e.g.
+        alpha's ordinal, interval and ratio levels read the items); ``None``: nothing.
     two_raters
         Defined for exactly two raters per group.
     weights, levels
@@ -156,7 +180,8 @@ class Definition:
     name: str
     compute: Callable[..., Components]
     summary: str
-    needs_raters: bool = False
+    reads: Reads
+    reads_with: Callable[[dict[str, Any]], Reads] | None = None
     two_raters: bool = False
     weights: bool = False
     levels: bool = False
@@ -170,6 +195,12 @@ class Definition:
     in_report: bool = True
     on_table: bool = False
     ignores_unused_categories: Callable[[dict[str, Any]], bool] | None = None
+
+    @property
+    def needs_raters(self) -> bool:
+        """Needs rater identity (it reads the annotations or the raters' counts): refuses a
+        counts table."""
+        return bool(self.reads & {ANNOTATIONS, RATERS})
 
     def applies_to(self, data: RatingData) -> bool:
         """Whether the coefficient is defined for ``data``'s layout and number of raters."""

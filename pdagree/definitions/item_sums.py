@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from .._errors import RatersNeeded
 from .._kernels import agreement as K
 from .._kernels import alpha as KA
 from .._kernels import multilabel as KM
@@ -111,7 +112,7 @@ def _onehot(data: RatingData) -> Any:
     are the raters' category counts ``n_ck``."""
     enc = data.enc
     if enc.rater is None:  # pragma: no cover - the coefficients refuse counts tables first
-        raise ValueError("needs raters")
+        raise RatersNeeded("needs raters")
     width = enc.n_raters * enc.n_categories
     column = enc.rater * enc.n_categories + enc.code
     return sp.csr_matrix((np.ones(len(enc.item)), (enc.item, column)), shape=(enc.n_items, width))
@@ -221,7 +222,7 @@ def light_sums(data: RatingData, options: dict[str, Any]) -> ItemSums | None:
     whether they agree."""
     enc = data.enc
     if enc.rater is None:  # pragma: no cover - light() refuses counts tables first
-        raise ValueError("needs raters")
+        raise RatersNeeded("needs raters")
     k, r = enc.n_categories, enc.n_raters
     n_pairs = r * (r - 1) // 2
     if _too_wide(r * k, 2 * n_pairs):  # checked before the pairs are listed
@@ -480,7 +481,7 @@ def multilabel_sums(data: RatingData, options: dict[str, Any]) -> ItemSums | Non
     agreement at ``p``, and the two annotators' label weights on it where both did."""
     enc = data.enc
     if enc.rater is None:  # pragma: no cover - multilabel() refuses counts tables first
-        raise ValueError("needs raters")
+        raise RatersNeeded("needs raters")
     p = check_p(options.get("p", DEFAULT_P))
     k, r, n = enc.n_categories, enc.n_raters, enc.n_items
     first, second = np.triu_indices(r, k=1)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .._errors import RatersNeeded
 from .._kernels import agreement as K
 from .._kernels import sparse as KS
 from .._kernels import table as KT
@@ -386,7 +387,7 @@ def conger_variance(
         return table_variance(data, options, "cohen", population)
     enc = data.enc
     if enc.rater is None:  # pragma: no cover - the coefficient itself refuses counts tables
-        raise ValueError("needs raters")
+        raise RatersNeeded("needs raters")
     w, _ = data.weights(options.get("weights"))
     item = V.conger_item_expected(
         data.nck,

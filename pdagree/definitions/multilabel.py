@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from .._errors import RatersNeeded
 from .._kernels import agreement as K
 from .._kernels import multilabel as KM
 from .._typing import BoolArray, FloatArray, IntArray
@@ -95,7 +96,7 @@ def _secondary(data: RatingData) -> IntArray:
 def _rater(data: RatingData, method: str) -> IntArray:
     enc = data.require_raters(method)
     if enc.rater is None:  # pragma: no cover - require_raters refuses counts tables
-        raise ValueError("no raters")
+        raise RatersNeeded("no raters")
     return enc.rater
 
 

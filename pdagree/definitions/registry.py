@@ -13,7 +13,7 @@ from typing import Any
 from . import alpha, bias, kappa, multilabel, spa
 from . import item_sums as sums
 from . import jackknife as jk
-from .base import Definition
+from .base import ANNOTATIONS, ITEMS, RATERS, ROWS, Definition, Reads
 
 __all__ = ["REGISTRY", "get"]
 
@@ -30,6 +30,19 @@ def _nominal(options: dict[str, Any]) -> bool:
     return _unweighted(options) and isinstance(level, str) and level == "nominal"
 
 
+_ROWS: Reads = frozenset({ROWS})
+_ROWS_RATERS: Reads = frozenset({ROWS, RATERS})
+_ITEMS: Reads = frozenset({ITEMS})
+_ANNOTATIONS: Reads = frozenset({ANNOTATIONS})
+
+
+def _alpha_levels(options: dict[str, Any]) -> Reads:
+    """Alpha at a level other than nominal (ordinal, interval, ratio, a matrix) reads the
+    items: its distances are not those of rows of counts summed with multiplicities."""
+    level = options.get("level", "nominal")
+    return frozenset() if isinstance(level, str) and level == "nominal" else _ITEMS
+
+
 REGISTRY: dict[str, Definition] = {
     d.name: d
     for d in (
@@ -37,6 +50,7 @@ REGISTRY: dict[str, Definition] = {
             "observed",
             kappa.observed,
             "observed agreement A_o",
+            reads=_ROWS,
             weights=True,
             variance=kappa.observed_variance,
             item_sums=sums.observed_sums,
@@ -47,6 +61,7 @@ REGISTRY: dict[str, Definition] = {
             "bennett",
             kappa.bennett,
             "Bennett's S (uniform chance agreement)",
+            reads=_ROWS,
             weights=True,
             variance=kappa.bennett_variance,
             item_sums=sums.bennett_sums,
@@ -56,6 +71,7 @@ REGISTRY: dict[str, Definition] = {
             "fleiss",
             kappa.fleiss,
             "Fleiss' kappa (multi-pi)",
+            reads=_ROWS,
             weights=True,
             variance=kappa.fleiss_variance,
             item_sums=sums.fleiss_sums,
@@ -67,6 +83,7 @@ REGISTRY: dict[str, Definition] = {
             "gwet",
             kappa.gwet,
             "Gwet's AC1 / AC2",
+            reads=_ROWS,
             weights=True,
             variance=kappa.gwet_variance,
             item_sums=sums.gwet_sums,
@@ -76,6 +93,8 @@ REGISTRY: dict[str, Definition] = {
             "alpha",
             alpha.alpha,
             "Krippendorff's alpha",
+            reads=_ROWS,
+            reads_with=_alpha_levels,
             weights=True,
             levels=True,
             variance=alpha.alpha_variance,
@@ -88,6 +107,7 @@ REGISTRY: dict[str, Definition] = {
             "scott",
             kappa.scott,
             "Scott's pi (two raters)",
+            reads=_ROWS,
             two_raters=True,
             weights=True,
             variance=kappa.fleiss_variance,
@@ -100,7 +120,7 @@ REGISTRY: dict[str, Definition] = {
             "cohen",
             kappa.cohen,
             "Cohen's kappa (two raters)",
-            needs_raters=True,
+            reads=_ROWS_RATERS,
             two_raters=True,
             weights=True,
             variance=kappa.conger_variance,
@@ -114,7 +134,7 @@ REGISTRY: dict[str, Definition] = {
             "conger",
             kappa.conger,
             "Conger's kappa (multi-kappa)",
-            needs_raters=True,
+            reads=_ROWS_RATERS,
             weights=True,
             variance=kappa.conger_variance,
             item_sums=sums.conger_sums,
@@ -125,7 +145,7 @@ REGISTRY: dict[str, Definition] = {
             "light",
             kappa.light,
             "Light's kappa (mean pairwise Cohen)",
-            needs_raters=True,
+            reads=_ANNOTATIONS,
             jackknife=jk.light_jackknife,
             item_sums=sums.light_sums,
             on_table=True,
@@ -134,7 +154,7 @@ REGISTRY: dict[str, Definition] = {
             "bias",
             bias.bias,
             "Artstein & Poesio's annotator bias",
-            needs_raters=True,
+            reads=_ROWS_RATERS,
             jackknife=jk.bias_jackknife,
             item_sums=sums.bias_sums,
             on_table=True,
@@ -143,6 +163,7 @@ REGISTRY: dict[str, Definition] = {
             "spa",
             spa.spa,
             "Sparse Probability of Agreement",
+            reads=_ITEMS,
             per_item=spa.per_item_weights,
             in_report=False,
             item_sums=sums.spa_sums,
@@ -151,7 +172,7 @@ REGISTRY: dict[str, Definition] = {
             "multilabel",
             multilabel.multilabel,
             "Rosenberg & Binkowski's kappa for primary and secondary labels",
-            needs_raters=True,
+            reads=_ANNOTATIONS,
             item_sums=sums.multilabel_sums,
             in_report=False,
         ),

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._errors import RatersNeeded
 from .._typing import BoolArray, FloatArray, IntArray
 from ..encoding import plain
 from ..encoding.weights import undeclared_order_message
@@ -159,7 +160,7 @@ def prepare(data: RatingData) -> IRTData:
     _check(data)
     enc = data.enc
     if enc.rater is None:  # pragma: no cover - _check requires raters
-        raise ValueError("no raters")
+        raise RatersNeeded("no raters")
     n_items, n_judges, n_categories = enc.n_items, enc.n_raters, enc.n_categories
     rater_counts = data.nck[0]
     valid = _judge_ranges(data, rater_counts)

@@ -11,6 +11,8 @@ when a chart is drawn, not when pdagree is; nothing here calls ``plt.show()`` or
 - :func:`per_category`: agreement per category, with intervals when given.
 - :func:`coefficients`: coefficients with their intervals, per ``by=`` group or side by side.
 - :func:`spa_weights`: the Sparse Probability of Agreement's item-weight curves.
+- :func:`span_labels`, :func:`span_pairs`: span agreement per label and per pair of
+  annotators.
 - :func:`bland_altman`: two raters' scores, mean against difference, with the limits of
   agreement.
 
@@ -29,6 +31,7 @@ from ..spa import scheme_weights as _scheme_weights
 from .charts import bias, frequencies, pairwise, per_category
 from .intervals import coefficients, spa_weights
 from .scores import bland_altman
+from .spans import span_labels, span_pairs
 
 __all__ = [
     "bias",
@@ -38,6 +41,8 @@ __all__ = [
     "pairwise",
     "per_category",
     "spa_weights",
+    "span_labels",
+    "span_pairs",
 ]
 
 

@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 import numpy as np
 import pandas as pd
 
+from .._errors import AnnotationsNeeded, ItemsNeeded
 from .._typing import BoolArray, FloatArray, IntArray
 from ..counting import KeyCounts, unpack
 from ..counting.profiles import Profiles, distinct_rows
@@ -42,6 +43,7 @@ from .data import RatingData
 __all__ = [
     "AnnotationsNeeded",
     "CountData",
+    "ItemsNeeded",
     "NoAnnotations",
     "RaterCells",
     "check_declared",
@@ -51,10 +53,6 @@ __all__ = [
     "needs_items",
     "profile_data",
 ]
-
-
-class AnnotationsNeeded(ValueError):
-    """The analysis needs the annotations themselves, which counts do not keep."""
 
 
 def needs_annotations(what: str) -> AnnotationsNeeded:
@@ -69,10 +67,10 @@ def needs_annotations(what: str) -> AnnotationsNeeded:
     )
 
 
-def needs_items(what: str) -> AnnotationsNeeded:
+def needs_items(what: str) -> ItemsNeeded:
     """The error for ``what`` on a Dask frame whose items were reduced to distinct rows of
     counts (the default): the way out is ``keep_items=True``."""
-    return AnnotationsNeeded(
+    return ItemsNeeded(
         f"{what} reads the items one by one, and the Dask engine sent the client each group's "
         "distinct rows of counts with how many items have them, not the items (which keeps "
         "the client's memory independent of the number of items). Pass `keep_items=True` "

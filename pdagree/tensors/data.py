@@ -13,6 +13,7 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from .._errors import RatersNeeded
 from .._kernels import agreement as K
 from .._kernels import sparse as KS
 from .._typing import BoolArray, FloatArray, IntArray
@@ -182,7 +183,7 @@ class RatingData:
         """``n_gck``: items rater ``c`` put in category ``k`` within group ``g``, (G, R, K)."""
         enc = self.require_raters("this")
         if enc.rater is None:  # pragma: no cover - guarded by require_raters
-            raise ValueError("no raters")
+            raise RatersNeeded("no raters")
         slot, n_slots, _ = self.slots
         return rater_counts(
             enc.group, enc.item, slot, enc.code, enc.n_groups, n_slots, enc.n_categories
@@ -277,7 +278,7 @@ class RatingData:
         """Refuse the dense rater-pair tables before allocating them when too large."""
         enc = self.enc
         if enc.rater is None:  # pragma: no cover - callers check first
-            raise ValueError("no raters")
+            raise RatersNeeded("no raters")
         n_slots = self.slots[1]
         cells = enc.n_groups * n_slots * n_slots * max(enc.n_categories, 1)
         if cells > MAX_PAIR_CELLS:
@@ -295,7 +296,7 @@ class RatingData:
         annotation, and the sizes."""
         enc = self.enc
         if enc.rater is None:  # pragma: no cover - callers check first
-            raise ValueError("no raters")
+            raise RatersNeeded("no raters")
         slot, n_slots, _ = self.slots
         return (
             enc.group,
@@ -320,7 +321,7 @@ class RatingData:
         group), counting only those two raters' annotations."""
         enc = self.enc
         if enc.rater is None:  # pragma: no cover - callers check first
-            raise ValueError("no raters")
+            raise RatersNeeded("no raters")
         group = enc.group[enc.item]
         slot = self.slots[0]
         is_first = slot == first[group]
@@ -443,7 +444,7 @@ class RatingData:
         """The encoding, or a ValueError when it has no rater identity (a counts table)."""
         enc = self.enc
         if enc.raters is None:
-            raise ValueError(
+            raise RatersNeeded(
                 f"`{method}()` needs to know which rater gave each rating, and a counts table "
                 "does not record it. Use a wide frame (one column per rater) or a long frame "
                 "(`item=`, `rater=`, `label=`)."
@@ -454,7 +455,7 @@ class RatingData:
         """Per annotation its rater's code, or :meth:`require_raters`'s ValueError."""
         rater = self.require_raters(method).rater
         if rater is None:  # a counts table has raters=None too; kept for the type checker
-            raise ValueError(f"`{method}()` needs rater identity; this layout has none.")
+            raise RatersNeeded(f"`{method}()` needs rater identity; this layout has none.")
         return rater
 
     def require_two_raters(self, method: str, alternatives: str) -> None:
