@@ -25,11 +25,25 @@ def test_layout_spec_holds_the_eight_layout_arguments() -> None:
         spec.item = "other"  # type: ignore[misc]
 
 
+def _layout_parameters(function: object) -> dict[str, object]:
+    parameters = inspect.signature(function).parameters  # type: ignore[arg-type]
+    return {name: p.default for name, p in parameters.items() if name in LAYOUT}
+
+
 def test_public_entry_points_keep_their_keyword_arguments() -> None:
-    for function in (AgreeAccessor.__call__, pdagree.Ratings.from_frame):
-        assert [p for p in inspect.signature(function).parameters if p in LAYOUT] == LAYOUT
-    tally = [p for p in inspect.signature(pdagree.Tally).parameters if p in LAYOUT]
-    assert tally == [p for p in LAYOUT if p != "rank"]
+    # Each public entry point spells the layout arguments for users and IDEs; all of them
+    # agree with LayoutSpec.of, names, order and defaults (a tally and counts have no rank).
+    from pdagree.count_ratings import CountRatings
+
+    spec = _layout_parameters(LayoutSpec.of)
+    assert list(spec) == LAYOUT and all(default is None for default in spec.values())
+    no_rank = {k: v for k, v in spec.items() if k != "rank"}
+    assert _layout_parameters(AgreeAccessor.__call__) == spec
+    assert _layout_parameters(pdagree.Ratings.from_frame) == spec
+    assert _layout_parameters(CountRatings.from_frame) == spec
+    assert _layout_parameters(pdagree.Tally) == no_rank
+    dask = pytest.importorskip("pdagree.dask")
+    assert _layout_parameters(dask.DaskAgreeAccessor.__call__) == spec
 
 
 def test_encode_reads_a_spec_as_its_keyword_arguments() -> None:
