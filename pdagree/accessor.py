@@ -7,20 +7,37 @@ stores the frame and nothing else (pandas may rebuild it on every attribute acce
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from ._forwarding import forward, public_members
 from .encoding import Layout, LayoutSpec
 from .ratings import Ratings
 from .spans import SpanRatings
 
-__all__ = ["AgreeAccessor"]
+__all__ = ["FORWARDED", "AgreeAccessor"]
+
+#: The methods (and properties) of :class:`~pdagree.Ratings` that ``df.agree.<name>`` offers:
+#: ``df.agree.<name>(...)`` is ``df.agree().<name>(...)``, the frame encoded as a wide one on
+#: each call.
+FORWARDED = public_members(Ratings)
+
+
+def _ratings(accessor: AgreeAccessor) -> Ratings:
+    return Ratings.from_frame(accessor._df)
+
+
+if TYPE_CHECKING:  # the forwarded methods, as type checkers see them (not a base at run time)
+    _Forwarded = Ratings
+else:
+    _Forwarded = object
 
 
 @pd.api.extensions.register_dataframe_accessor("agree")
-class AgreeAccessor:
+@forward(Ratings, FORWARDED, via=_ratings)
+class AgreeAccessor(_Forwarded):
     """Inter-annotator agreement on this frame.
 
     Call it to describe the layout (the parameters below), or use a method directly on a wide
@@ -97,7 +114,7 @@ class AgreeAccessor:
             item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
             layout=layout, rank=rank,
         )  # fmt: skip
-        return Ratings.from_spec(self._df, spec)
+        return Ratings._from_spec(self._df, spec)
 
     def spans(
         self,
@@ -116,12 +133,3 @@ class AgreeAccessor:
         return SpanRatings.from_frame(
             self._df, item=item, rater=rater, start=start, end=end, label=label, text=text, by=by
         )
-
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        if name.startswith("_") or not hasattr(Ratings, name):
-            raise AttributeError(f"'agree' accessor has no attribute {name!r}")
-        return getattr(Ratings.from_frame(self._df), name)
-
-    def __dir__(self) -> list[str]:
-        public = [n for n in dir(Ratings) if not n.startswith("_")]
-        return sorted({*object.__dir__(self), *public})

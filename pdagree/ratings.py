@@ -168,10 +168,10 @@ class Ratings:
             item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
             layout=layout, rank=rank,
         )  # fmt: skip
-        return cls.from_spec(df, spec)
+        return cls._from_spec(df, spec)
 
     @classmethod
-    def from_spec(cls, df: pd.DataFrame, spec: LayoutSpec) -> Ratings:
+    def _from_spec(cls, df: pd.DataFrame, spec: LayoutSpec) -> Ratings:
         """Encode ``df`` as ``spec`` (:class:`pdagree.encoding.LayoutSpec`) describes it; see
         :meth:`from_frame`."""
         numeric = numeric_encode(df, spec)

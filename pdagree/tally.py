@@ -26,11 +26,12 @@ True
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from ._forwarding import forward, public_members
 from ._warnings import PdagreeWarning, warn
 from .count_ratings import CountRatings
 from .counting import check_labels, read_counts, write_counts
@@ -39,10 +40,26 @@ from .encoding import LayoutSpec, mixed_kinds_hint
 from .results import html_table
 from .tensors.count_data import check_declared, count_data
 
-__all__ = ["Tally"]
+__all__ = ["FORWARDED", "Tally"]
+
+#: The methods (and properties) of :class:`~pdagree.count_ratings.CountRatings` that a tally
+#: offers (every public one; ``tally.<name>(...)`` is ``tally.ratings.<name>(...)``), those
+#: that need the annotations included: they raise ``AnnotationsNeeded``, saying so.
+FORWARDED = public_members(CountRatings)
 
 
-class Tally:
+def _ratings(tally: Tally) -> CountRatings:
+    return tally.ratings
+
+
+if TYPE_CHECKING:  # the forwarded methods, as type checkers see them (not a base at run time)
+    _Forwarded = CountRatings
+else:
+    _Forwarded = object
+
+
+@forward(CountRatings, FORWARDED, via=_ratings)
+class Tally(_Forwarded):
     """Count tensors of the annotation batches added so far, with the count-based methods of
     :class:`pdagree.Ratings`.
 
@@ -110,8 +127,8 @@ class Tally:
         out._ratings = None
         return out
 
-    @classmethod
-    def from_frame(cls, frame: Any, **arguments: Any) -> Tally:
+    @classmethod  # not CountRatings.from_frame, the type checkers' base (a constructor)
+    def from_frame(cls, frame: Any, **arguments: Any) -> Tally:  # type: ignore[override]
         """A tally of one frame: ``Tally(**arguments).add(frame)``."""
         return cls(**arguments).add(frame)
 
@@ -200,16 +217,6 @@ class Tally:
         if counts.spec.by:
             rows["groups"] = f"{len(counts.groups):,}"
         return html_table("Tally", rows)
-
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        if name.startswith("_") or not hasattr(CountRatings, name):
-            raise AttributeError(f"'Tally' object has no attribute {name!r}")
-        method: Callable[..., Any] = getattr(self.ratings, name)
-        return method
-
-    def __dir__(self) -> list[str]:
-        public = [n for n in dir(CountRatings) if not n.startswith("_")]
-        return sorted({*object.__dir__(self), *public})
 
     # ----------------------------------------------------------------------- files
 

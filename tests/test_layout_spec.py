@@ -55,7 +55,7 @@ def test_encode_reads_a_spec_as_its_keyword_arguments() -> None:
     by_keywords = encode(long, item="doc", rater="coder", label="tag")
     assert by_spec.layout == by_keywords.layout == "long"
     assert (by_spec.code == by_keywords.code).all() and (by_spec.item == by_keywords.item).all()
-    assert float(pdagree.Ratings.from_spec(long, spec).fleiss()) == float(
+    assert float(pdagree.Ratings._from_spec(long, spec).fleiss()) == float(
         long.agree(item="doc", rater="coder", label="tag").fleiss()
     )
     with pytest.raises(TypeError, match="not both"):

@@ -28,8 +28,8 @@ coefficient or a breakdown of counts; run those on the pandas path, on the whole
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING
 
 try:
     import dask.dataframe as dd
@@ -40,16 +40,33 @@ except ImportError as exc:  # pragma: no cover - the extra is installed in CI
         f"distributed); {exc}"
     ) from exc
 
+from .._forwarding import forward, public_members
 from ..encoding import LayoutSpec
 from ._data import AnnotationsNeeded, CountData
 from ._reduce import reduce_frame
 from .ratings import DaskRatings
 
-__all__ = ["AnnotationsNeeded", "CountData", "DaskAgreeAccessor", "DaskRatings"]
+__all__ = ["FORWARDED", "AnnotationsNeeded", "CountData", "DaskAgreeAccessor", "DaskRatings"]
+
+#: The methods (and properties) of :class:`DaskRatings` that ``ddf.agree.<name>`` offers:
+#: ``ddf.agree.<name>(...)`` is ``ddf.agree().<name>(...)``, the frame reduced with the
+#: default arguments on each call.
+FORWARDED = public_members(DaskRatings)
+
+
+def _ratings(accessor: DaskAgreeAccessor) -> DaskRatings:
+    return accessor()
+
+
+if TYPE_CHECKING:  # the forwarded methods, as type checkers see them (not a base at run time)
+    _Forwarded = DaskRatings
+else:
+    _Forwarded = object
 
 
 @register_dataframe_accessor("agree")
-class DaskAgreeAccessor:
+@forward(DaskRatings, FORWARDED, via=_ratings)
+class DaskAgreeAccessor(_Forwarded):
     """Inter-annotator agreement on a Dask DataFrame (see :mod:`pdagree.dask`).
 
     Call it as the pandas accessor is called; ``check_duplicates=False`` skips the check
@@ -100,12 +117,3 @@ class DaskAgreeAccessor:
         )  # fmt: skip
         data = reduce_frame(self._df, spec, split_out=split_out, keep_items=keep_items)
         return DaskRatings(data)
-
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        if name.startswith("_") or not hasattr(DaskRatings, name):
-            raise AttributeError(f"'agree' accessor has no attribute {name!r}")
-        return getattr(self(), name)
-
-    def __dir__(self) -> list[str]:
-        public = [n for n in dir(DaskRatings) if not n.startswith("_")]
-        return sorted({*object.__dir__(self), *public})
