@@ -22,7 +22,7 @@ from ._warnings import (
 )
 from .accessor import AgreeAccessor
 from .ratings import Ratings
-from .results import Coefficient
+from .results import Coefficient, Statistic
 from .spa import spa_variance
 from .spans import SpanRatings
 from .tally import Tally
@@ -38,6 +38,7 @@ __all__ = [
     "RatersNeeded",
     "Ratings",
     "SpanRatings",
+    "Statistic",
     "Tally",
     "UndefinedStatisticWarning",
     "__version__",

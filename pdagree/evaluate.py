@@ -20,6 +20,7 @@ from ._typing import FloatArray
 from ._warnings import PdagreeWarning, warn
 from .category_sets import compute
 from .definitions import Components, get
+from .result_source import Source
 from .results import Coefficient, result_frame
 from .tensors import RatingData
 
@@ -153,11 +154,12 @@ def coefficient(
         else:
             # ``p_value`` stays the method; the number is shown by ``to_frame()``.
             members = ("se", "low", "high", "z", "se_h0")
-            result.__dict__.update({k: float(summary[k][0]) for k in members})
-            result.__dict__["ci_method"] = str(summary["ci_method"][0])
-            result.__dict__["_p_value"] = float(summary["p_value"][0])
+            found: dict[str, Any] = {k: float(summary[k][0]) for k in members}
+            found["ci_method"] = str(summary["ci_method"][0])
+            found["_p_value"] = float(summary["p_value"][0])
+            result = result._replace(**found)
     if isinstance(result, Coefficient):
-        result.__dict__["_source"] = (data, name, arguments)
+        result = result._replace(_source=Source(data, name, arguments))
     return result
 
 

@@ -40,7 +40,13 @@ from .resampling import bootstrap_values, scipy_bootstrap, table_bootstrap
 from .tensors import RatingData
 from .tensors.table_data import TableData
 
-__all__ = ["INTERVAL_METHODS", "ConfidenceInterval", "ZTest", "summarise"]
+__all__ = [
+    "INTERVAL_METHODS",
+    "ConfidenceInterval",
+    "ZTest",
+    "summarise",
+    "t_summary",
+]
 
 Method = Literal["auto", "analytic", "large-sample", "jackknife", "bootstrap"]
 INTERVAL_METHODS = ("auto", "analytic", "large-sample", "jackknife", "bootstrap")
@@ -251,8 +257,6 @@ def summarise(
     ``p_value()``, where method='large-sample' on Fleiss' kappa or Scott's pi gives the test
     alone (``se``, ``low`` and ``high`` nan).
     """
-    from scipy import stats  # imported on first use: it is slow to import
-
     level = check_confidence_level(confidence_level)
     check_method(method, method_name, test_only)
     population = check_population(population)
@@ -261,13 +265,7 @@ def summarise(
     se_h0: FloatArray | None = None
     if chosen in ("analytic", "jackknife"):
         value, se, n = analytic(data, definition, kwargs, population, chosen == "jackknife")
-        with np.errstate(invalid="ignore", divide="ignore"):
-            df = n - 1.0
-            t = stats.t.ppf(1.0 - (1.0 - level) / 2.0, df)
-            low = value - t * se
-            high = np.minimum(1.0, value + t * se)
-            z = value / se
-            p = _p_value(z, df, alternative)
+        low, high, z, p = t_summary(value, se, n, level, alternative)
     elif chosen == "large-sample":
         data.require_rows("method='large-sample'")
         value, se, low, high, se_h0 = _large_sample(data, definition, kwargs, level, population)
@@ -322,6 +320,23 @@ def summarise(
         "p_value": p,
         "ci_method": method_used,
     }
+
+
+def t_summary(
+    value: FloatArray, se: FloatArray, n: FloatArray, level: float, alternative: str
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """``low``, ``high``, ``z`` and ``p_value`` of the interval ``value ± t(n - 1) · SE``
+    (upper bound capped at 1) and of the test ``value / SE`` against t(n - 1)."""
+    from scipy import stats
+
+    with np.errstate(invalid="ignore", divide="ignore"):
+        df = n - 1.0
+        t = stats.t.ppf(1.0 - (1.0 - level) / 2.0, df)
+        low = value - t * se
+        high = np.minimum(1.0, value + t * se)
+        z = value / se
+        p = _p_value(z, df, alternative)
+    return low, high, z, p
 
 
 def _large_sample(

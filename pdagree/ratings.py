@@ -30,6 +30,8 @@ from .definitions import spa as _spa
 from .definitions.spa import SpaWeights
 from .encoding import Encoded, Layout, LayoutSpec, NumericEncoded, encode, numeric_encode
 from .evaluate import INFERENCE_NOTE, InferenceOptions, Result, coefficient
+from .icc import ICC
+from .kendall import KendallW
 from .report import report as _report
 from .results import html_table
 from .tensors import RatingData
@@ -378,7 +380,7 @@ class Ratings:
         *,
         missing: Literal["auto", "omit"] = "auto",
         confidence_level: float | None = None,
-    ) -> Any:
+    ) -> ICC | pd.DataFrame:
         return _icc.icc(self._scores, form, missing=missing, confidence_level=confidence_level)
 
     @_doc(_icc.icc_table, inference=False)
@@ -395,7 +397,7 @@ class Ratings:
         )
 
     @_doc(_kendall.kendall_w, inference=False)
-    def kendall_w(self, *, correct_ties: bool = True) -> Any:
+    def kendall_w(self, *, correct_ties: bool = True) -> KendallW | pd.DataFrame:
         return _kendall.kendall_w(self._scores, correct_ties=correct_ties)
 
     @_doc(_numeric.consensus_scores, inference=False)

@@ -11,25 +11,237 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import pandas as pd
 
-__all__ = ["Coefficient", "register_plot"]
+if TYPE_CHECKING:
+    from .result_source import Source
+
+__all__ = ["Coefficient", "Statistic", "register_plot"]
 
 #: The charts that :meth:`Coefficient.plot` delegates to, by coefficient name (before any
 #: ``[...]``; ``""`` for every other coefficient). :mod:`pdagree.plotting`, which sits above
 #: this module, registers them when pdagree is imported.
 _PLOTS: dict[str, Callable[..., Any]] = {}
 
-_CORE = ("name", "value", "observed", "expected", "n_items", "n_raters", "n_categories")
+
+def _fmt(x: float) -> str:
+    return "nan" if math.isnan(x) else f"{x:.4f}"
 
 
-def _rebuild(cls: type[Coefficient], value: float, state: dict[str, Any]) -> Coefficient:
+def _rebuild(cls: type[Statistic], value: float, state: dict[str, Any]) -> Statistic:
     return cls(value, **state)
 
 
-class Coefficient(float):
+class Statistic(float):
+    """A statistic of ratings: a float carrying what it was computed on, immutable.
+
+    The shared base of :class:`Coefficient`, :class:`~pdagree.ICC` and
+    :class:`~pdagree.KendallW`; each adds the members and the inference it supports.
+
+    Attributes
+    ----------
+    value : float
+        The statistic at full precision (the same as ``float(r)``).
+    name : str
+        What was computed, e.g. ``"fleiss"`` or ``"icc[A,1]"``.
+    n_items, n_raters, n_categories : int
+        The counts behind it.
+    categories : tuple
+        The categories, in order.
+
+    Examples
+    --------
+    >>> r = Statistic(0.5, name="demo", n_items=4, n_raters=2, n_categories=2,
+    ...               categories=("a", "b"))
+    >>> r < 0.6, f"{r:.2f}", r.n_items
+    (True, '0.50', 4)
+    """
+
+    # ``__dict__`` holds the members, set once in ``__new__`` and frozen by ``__setattr__``
+    # (each result carries members of its own). Members named ``_...`` are internal state.
+
+    #: The members every row of :meth:`to_frame` starts with, after ``value``.
+    _core: ClassVar[tuple[str, ...]] = ("n_items", "n_raters", "n_categories")
+
+    def __new__(
+        cls,
+        value: float,
+        *,
+        name: str,
+        n_items: int,
+        n_raters: int,
+        n_categories: int,
+        categories: Sequence[Hashable],
+        **extra: Any,
+    ) -> Self:
+        self = super().__new__(cls, value)
+        self.__dict__.update(
+            name=name,
+            n_items=int(n_items),
+            n_raters=int(n_raters),
+            n_categories=int(n_categories),
+            categories=tuple(categories),
+            **extra,
+        )
+        return self
+
+    # Members are fixed at construction.
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {key!r}.")
+
+    def __delattr__(self, key: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; cannot delete {key!r}.")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), float(self), self._state()))
+
+    def _state(self) -> dict[str, Any]:
+        """The members a pickle carries (the data-sized internal state is left out)."""
+        return dict(self.__dict__)
+
+    def __copy__(self) -> Self:  # immutable: a copy is the object itself, as for a float
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
+
+    def _replace(self, **members: Any) -> Self:
+        """A new result with ``members`` added or changed."""
+        state = {**self.__dict__, **members}
+        return type(self)(float(self), **state)
+
+    # Attributes the type checker should know about (set in ``__new__``); the ``#:`` comments
+    # are their documentation in the API reference.
+    #: What was computed, e.g. ``"fleiss"`` or ``"alpha[interval]"``.
+    name: str
+    #: Items that count (two or more ratings).
+    n_items: int
+    #: Raters with at least one rating (for a counts table: the most ratings any item has).
+    n_raters: int
+    #: Declared categories.
+    n_categories: int
+    #: The categories, in order.
+    categories: tuple[Hashable, ...]
+
+    @property
+    def value(self) -> float:
+        """The statistic as a plain float, full precision."""
+        return float(self)
+
+    def interpret(self, scale: str = "landis-koch") -> str:
+        """The descriptive band of the value on a published scale.
+
+        Scales: ``"landis-koch"`` (Landis & Koch 1977: poor < 0, slight <= .20, fair <= .40,
+        moderate <= .60, substantial <= .80, almost perfect), ``"altman"`` (Altman 1991: poor
+        <= .20, fair <= .40, moderate <= .60, good <= .80, very good), ``"fleiss"`` (Fleiss
+        1981: poor < .40, fair to good <= .75, excellent) and ``"krippendorff"`` (Krippendorff
+        2004: reliable >= .800, tentative >= .667, else unreliable).
+
+        What is a good kappa? The scales are conventions, not tests. Fort (2011) shows why a
+        single threshold misleads: the same 50 judgements give Bennett's S = 0.6 with two
+        declared categories and 0.73 with four, pi never exceeds kappa or S on the same data,
+        the gap between pi and kappa shrinks as coders are added, and prevalence (one category
+        dominating) remains an open issue. Say which coefficient, which categories and how
+        many coders, and report the coefficient with its interval rather than a band alone.
+
+        >>> from pdagree import Coefficient
+        >>> Coefficient(0.43, name="k", observed=0.5, expected=0.1, n_items=1, n_raters=2,
+        ...             n_categories=2, categories=(0, 1)).interpret()
+        'moderate'
+        """
+        from .interpretation import interpret
+
+        return interpret(float(self), scale)
+
+    def plot(self, ax: Any = None, **options: Any) -> Any:
+        """Draw the result with :mod:`pdagree.plotting` (matplotlib: the ``plot`` extra).
+
+        The bias draws its decomposition (:func:`pdagree.plotting.bias`, ``by="category"``
+        or ``"rater"``), SPA its weighting's item-weight curve among the others
+        (:func:`pdagree.plotting.spa_weights`), every other coefficient its value with its
+        interval when it was computed with ``confidence_level=``
+        (:func:`pdagree.plotting.coefficients`). Results of ``by=`` are DataFrames: pass
+        them to :func:`pdagree.plotting.coefficients`.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            Where to draw; a new figure's Axes by default.
+        **options
+            Passed to the chart.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+        """
+        chart = _PLOTS.get(self.name.split("[", 1)[0], _PLOTS.get(""))
+        if chart is None:  # pragma: no cover - pdagree.plotting registers on import
+            raise RuntimeError("no chart is registered; `import pdagree.plotting` first.")
+        return chart(self, ax=ax, **options)
+
+    def _scalar_members(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "value": float(self)}
+        for key in self._core:
+            out[key] = getattr(self, key)
+        for key, val in self.__dict__.items():
+            if key.startswith("_") or key in out or key == "categories":
+                continue
+            if isinstance(val, (int, float, str, bool)) or val is None:
+                out[key] = val
+        if "_p_value" in self.__dict__:
+            out["p_value"] = self.__dict__["_p_value"]
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """One labelled row, indexed by the coefficient's name, to concatenate with others.
+
+        Returns
+        -------
+        DataFrame
+            One row (index ``coefficient``), a column per member the result carries:
+
+            ======================  ===========================================
+            column                  holds
+            ======================  ===========================================
+            ``value``               the coefficient
+            ``observed``            ``A_o``
+            ``expected``            ``A_e``
+            ``n_items``,            the counts behind it
+            ``n_raters``,
+            ``n_categories``
+            others                  the coefficient's own members (``se``,
+                                    ``low``, ``high``, ``p_value`` with an
+                                    interval; ``D_o``, ``D_e`` for alpha, ...)
+            ======================  ===========================================
+
+        >>> Coefficient(0.5, name="demo", observed=0.75, expected=0.5, n_items=4, n_raters=2,
+        ...             n_categories=2, categories=("a", "b")).to_frame()
+                     value  observed  expected  n_items  n_raters  n_categories
+        coefficient
+        demo           0.5      0.75       0.5        4         2             2
+        """
+        row = self._scalar_members()
+        name = row.pop("name")
+        return pd.DataFrame([row], index=pd.Index([name], name="coefficient"))
+
+    def __str__(self) -> str:
+        return float.__repr__(self)
+
+    def __format__(self, spec: str) -> str:
+        return float.__format__(float(self), spec)
+
+    def __repr__(self) -> str:
+        return (
+            f"<{self.name} {_fmt(float(self))}: n_items={self.n_items}, n_raters={self.n_raters}>"
+        )
+
+    def _repr_html_(self) -> str:
+        return f"<code>{html.escape(repr(self))}</code>"
+
+
+class Coefficient(Statistic):
     """An agreement coefficient: a float carrying its components.
 
     Attributes
@@ -49,6 +261,11 @@ class Coefficient(float):
     categories : tuple
         The categories, in order.
 
+    A coefficient computed by a :class:`~pdagree.Ratings` method holds the encoded ratings
+    for :meth:`confidence_interval`, :meth:`standard_error`, :meth:`p_value` and
+    :meth:`z_test`; a pickle (and :meth:`remove_data`) leaves them out and keeps the few
+    numbers of the analytic and jackknife variances instead.
+
     Examples
     --------
     >>> r = Coefficient(0.5, name="demo", observed=0.75, expected=0.5, n_items=4,
@@ -57,8 +274,13 @@ class Coefficient(float):
     (True, '0.50', 0.75)
     """
 
-    # ``float`` subclasses cannot declare non-empty ``__slots__``; attributes live in the
-    # instance ``__dict__`` and are frozen by ``__setattr__``.
+    _core: ClassVar[tuple[str, ...]] = (
+        "observed",
+        "expected",
+        "n_items",
+        "n_raters",
+        "n_categories",
+    )
 
     def __new__(
         cls,
@@ -72,53 +294,59 @@ class Coefficient(float):
         n_categories: int,
         categories: Sequence[Hashable],
         **extra: Any,
-    ) -> Coefficient:
-        self = super().__new__(cls, value)
-        state = {
-            "name": name,
-            "observed": float(observed),
-            "expected": float(expected),
-            "n_items": int(n_items),
-            "n_raters": int(n_raters),
-            "n_categories": int(n_categories),
-            "categories": tuple(categories),
+    ) -> Self:
+        return super().__new__(
+            cls,
+            value,
+            name=name,
+            n_items=n_items,
+            n_raters=n_raters,
+            n_categories=n_categories,
+            categories=categories,
+            observed=float(observed),
+            expected=float(expected),
             **extra,
-        }
-        self.__dict__.update(state)
-        return self
+        )
 
-    # Members are fixed at construction.
-    def __setattr__(self, key: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable; cannot set {key!r}.")
-
-    def __delattr__(self, key: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable; cannot delete {key!r}.")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (type(self), float(self), dict(self.__dict__)))
-
-    # Attributes the type checker should know about (set in ``__new__``); the ``#:`` comments
-    # are their documentation in the API reference.
-    #: What was computed, e.g. ``"fleiss"`` or ``"alpha[interval]"``.
-    name: str
     #: ``A_o``, the observed agreement (weighted where weights apply).
     observed: float
     #: ``A_e``, the agreement expected by chance; the coefficient is
     #: ``(observed - expected) / (1 - expected)``.
     expected: float
-    #: Items that count (two or more ratings).
-    n_items: int
-    #: Raters with at least one rating (for a counts table: the most ratings any item has).
-    n_raters: int
-    #: Declared categories.
-    n_categories: int
-    #: The categories, in order.
-    categories: tuple[Hashable, ...]
 
-    @property
-    def value(self) -> float:
-        """The coefficient as a plain float, full precision."""
-        return float(self)
+    def _state(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        source = state.get("_source")
+        if source is not None:
+            state["_source"] = source.without_data()
+        return state
+
+    def remove_data(self) -> Self:
+        """This coefficient without the ratings it was computed on (results are immutable:
+        a new one), as a pickle stores it.
+
+        It keeps the value and every member, and the few numbers the analytic and jackknife
+        variances need: :meth:`confidence_interval`, :meth:`standard_error`,
+        :meth:`p_value` and :meth:`z_test` give the same numbers with those methods and no
+        finite-population correction. The bootstrap, the large-sample variances and ``N=``
+        need the ratings: they raise a ``ValueError`` saying so.
+
+        Returns
+        -------
+        Coefficient
+
+        Examples
+        --------
+        >>> import pickle
+        >>> import pdagree
+        >>> kappa = pdagree.datasets.load("fleiss1971").agree.fleiss()
+        >>> light = kappa.remove_data()
+        >>> light.confidence_interval() == kappa.confidence_interval()
+        True
+        >>> len(pickle.dumps(light)) < 2000
+        True
+        """
+        return self._replace(**self._state())
 
     # ------------------------------------------------------------------ inference
 
@@ -133,19 +361,13 @@ class Coefficient(float):
         interval: str = "percentile",
         test_only: bool = False,
     ) -> dict[str, float]:
-        source = self.__dict__.get("_source")
+        source: Source | None = self.__dict__.get("_source")
         if source is None:
             raise ValueError(
                 f"`{self.name}` carries no data to compute uncertainty from; compute it with "
                 "a Ratings method (e.g. `df.agree.fleiss()`)."
             )
-        from . import inference
-
-        ratings, method_name, kwargs = source
-        summary = inference.summarise(
-            ratings,
-            method_name,
-            kwargs,
+        summary = source.summarise(
             confidence_level=confidence_level,
             method=method,
             n_resamples=n_resamples,
@@ -310,119 +532,11 @@ class Coefficient(float):
         out = self._summary(0.95, method, n_resamples, rng, N, alternative, test_only=True)
         return ZTest(out["z"], out["se_h0"], out["p_value"])
 
-    def interpret(self, scale: str = "landis-koch") -> str:
-        """The descriptive band of the value on a published scale.
-
-        Scales: ``"landis-koch"`` (Landis & Koch 1977: poor < 0, slight <= .20, fair <= .40,
-        moderate <= .60, substantial <= .80, almost perfect), ``"altman"`` (Altman 1991: poor
-        <= .20, fair <= .40, moderate <= .60, good <= .80, very good), ``"fleiss"`` (Fleiss
-        1981: poor < .40, fair to good <= .75, excellent) and ``"krippendorff"`` (Krippendorff
-        2004: reliable >= .800, tentative >= .667, else unreliable).
-
-        What is a good kappa? The scales are conventions, not tests. Fort (2011) shows why a
-        single threshold misleads: the same 50 judgements give Bennett's S = 0.6 with two
-        declared categories and 0.73 with four, pi never exceeds kappa or S on the same data,
-        the gap between pi and kappa shrinks as coders are added, and prevalence (one category
-        dominating) remains an open issue. Say which coefficient, which categories and how
-        many coders, and report the coefficient with its interval rather than a band alone.
-
-        >>> from pdagree import Coefficient
-        >>> Coefficient(0.43, name="k", observed=0.5, expected=0.1, n_items=1, n_raters=2,
-        ...             n_categories=2, categories=(0, 1)).interpret()
-        'moderate'
-        """
-        from .interpretation import interpret
-
-        return interpret(float(self), scale)
-
-    def plot(self, ax: Any = None, **options: Any) -> Any:
-        """Draw the result with :mod:`pdagree.plotting` (matplotlib: the ``plot`` extra).
-
-        The bias draws its decomposition (:func:`pdagree.plotting.bias`, ``by="category"``
-        or ``"rater"``), SPA its weighting's item-weight curve among the others
-        (:func:`pdagree.plotting.spa_weights`), every other coefficient its value with its
-        interval when it was computed with ``confidence_level=``
-        (:func:`pdagree.plotting.coefficients`). Results of ``by=`` are DataFrames: pass
-        them to :func:`pdagree.plotting.coefficients`.
-
-        Parameters
-        ----------
-        ax : matplotlib.axes.Axes, optional
-            Where to draw; a new figure's Axes by default.
-        **options
-            Passed to the chart.
-
-        Returns
-        -------
-        matplotlib.axes.Axes
-        """
-        chart = _PLOTS.get(self.name.split("[", 1)[0], _PLOTS.get(""))
-        if chart is None:  # pragma: no cover - pdagree.plotting registers on import
-            raise RuntimeError("no chart is registered; `import pdagree.plotting` first.")
-        return chart(self, ax=ax, **options)
-
-    def _scalar_members(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "value": float(self)}
-        for key in _CORE[2:]:
-            out[key] = getattr(self, key)
-        for key, val in self.__dict__.items():
-            if key.startswith("_") or key in out or key == "categories":
-                continue
-            if isinstance(val, (int, float, str, bool)) or val is None:
-                out[key] = val
-        if "_p_value" in self.__dict__:
-            out["p_value"] = self.__dict__["_p_value"]
-        return out
-
-    def to_frame(self) -> pd.DataFrame:
-        """One labelled row, indexed by the coefficient's name, to concatenate with others.
-
-        Returns
-        -------
-        DataFrame
-            One row (index ``coefficient``), a column per member the result carries:
-
-            ======================  ===========================================
-            column                  holds
-            ======================  ===========================================
-            ``value``               the coefficient
-            ``observed``            ``A_o``
-            ``expected``            ``A_e``
-            ``n_items``,            the counts behind it
-            ``n_raters``,
-            ``n_categories``
-            others                  the coefficient's own members (``se``,
-                                    ``low``, ``high``, ``p_value`` with an
-                                    interval; ``D_o``, ``D_e`` for alpha, ...)
-            ======================  ===========================================
-
-        >>> Coefficient(0.5, name="demo", observed=0.75, expected=0.5, n_items=4, n_raters=2,
-        ...             n_categories=2, categories=("a", "b")).to_frame()
-                     value  observed  expected  n_items  n_raters  n_categories
-        coefficient
-        demo           0.5      0.75       0.5        4         2             2
-        """
-        row = self._scalar_members()
-        name = row.pop("name")
-        return pd.DataFrame([row], index=pd.Index([name], name="coefficient"))
-
-    def __str__(self) -> str:
-        return float.__repr__(self)
-
-    def __format__(self, spec: str) -> str:
-        return float.__format__(float(self), spec)
-
     def __repr__(self) -> str:
-        def fmt(x: float) -> str:
-            return "nan" if math.isnan(x) else f"{x:.4f}"
-
         return (
-            f"<{self.name} {fmt(float(self))}: A_o={fmt(self.observed)}, "
-            f"A_e={fmt(self.expected)}, n_items={self.n_items}, n_raters={self.n_raters}>"
+            f"<{self.name} {_fmt(float(self))}: A_o={_fmt(self.observed)}, "
+            f"A_e={_fmt(self.expected)}, n_items={self.n_items}, n_raters={self.n_raters}>"
         )
-
-    def _repr_html_(self) -> str:
-        return f"<code>{html.escape(repr(self))}</code>"
 
 
 def html_table(title: str, rows: Mapping[str, Any]) -> str:

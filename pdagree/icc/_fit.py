@@ -165,7 +165,7 @@ def icc(
     *,
     missing: Missing = "auto",
     confidence_level: float | None = None,
-) -> Any:
+) -> ICC | pd.DataFrame:
     """The intraclass correlation of numeric ratings, in one form.
 
     Parameters
@@ -247,8 +247,6 @@ def icc(
     return ICC(
         float(rows["value"][0]),
         name=f"icc[{name}]",
-        observed=nan,
-        expected=nan,
         n_items=int(n_items[0]),
         n_raters=int(n_raters[0]),
         n_categories=0,  # the ICC reads the scores as numbers: no categories
@@ -266,6 +264,7 @@ def icc(
         missing=layout.how,
         n_dropped=layout.dropped,
         _incomplete=layout.scores.alone(0) if incomplete else None,
+        _incomplete_layout=incomplete,
         _mean_squares=ms,
     )
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._warnings import UndefinedStatisticWarning, warn
 from ..inference import ConfidenceInterval
-from ..results import Coefficient
+from ..results import Statistic
 from ._anova import MeanSquares
 from ._forms import interval, test
 from ._incomplete import incomplete_forms
@@ -17,7 +17,7 @@ from ._incomplete import incomplete_forms
 __all__ = ["ICC"]
 
 
-class ICC(Coefficient):
+class ICC(Statistic):
     """One intraclass correlation: a ``float`` with the two-way layout behind it.
 
     Attributes
@@ -32,8 +32,10 @@ class ICC(Coefficient):
         ``"complete"`` (every item rated by every rater), or ``"omit"`` (incomplete items
         dropped: ``n_dropped`` of them).
 
-    ``observed`` and ``expected`` are nan (an ICC is not ``(A_o - A_e) / (1 - A_e)``);
-    ``n_items`` and ``n_raters`` are the targets and judges of the layout.
+    ``n_items`` and ``n_raters`` are the targets and judges of the layout. Its interval and
+    test come from the F distribution (:meth:`confidence_interval`, :meth:`p_value`): an
+    ICC has no standard error or z test here. A pickle keeps what they need (the mean
+    squares), except on an incomplete layout, whose interval needs the ratings.
     """
 
     form: str
@@ -42,25 +44,59 @@ class ICC(Coefficient):
     df1: float
     df2: float
     p_value_F: float
+    ms_rows: float
+    ms_columns: float
+    ms_error: float
+    ms_within: float
+    missing: str
+    n_dropped: int
 
     def _ms(self) -> MeanSquares:
         """The layout's mean squares in its unit (see :class:`MeanSquares`)."""
         ms: MeanSquares = self.__dict__["_mean_squares"]
         return ms
 
+    def _state(self) -> dict[str, Any]:
+        # An incomplete layout's ratings (for its REML interval) stay out of a pickle.
+        return {**self.__dict__, "_incomplete": None}
+
     def confidence_interval(
-        self, confidence_level: float = 0.95, method: str = "auto", *_: Any, **__: Any
-    ) -> Any:
+        self, confidence_level: float = 0.95, method: str = "auto"
+    ) -> ConfidenceInterval:
         """The ``confidence_level`` interval from the F distribution (Shrout & Fleiss 1979;
-        McGraw & Wong 1996), as psych and pingouin compute it; ``method`` ``"auto"`` or
-        ``"F"``."""
+        McGraw & Wong 1996), as psych and pingouin compute it.
+
+        Parameters
+        ----------
+        confidence_level : float
+            Between 0 and 1.
+        method : {"auto", "F"}
+            Both the F distribution's interval.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``.
+
+        Raises
+        ------
+        ValueError
+            A ``method`` other than ``"auto"`` or ``"F"``, ``confidence_level`` outside
+            (0, 1), or an ICC of an incomplete layout read back from a pickle.
+        """
         _check_method(method)
         if not 0.0 < confidence_level < 1.0:
             raise ValueError(
                 f"`confidence_level` must be between 0 and 1; got {confidence_level!r}."
             )
-        one = self.__dict__.get("_incomplete")
-        if one is not None:  # an incomplete layout: its own estimates
+        if self.__dict__["_incomplete_layout"]:  # an incomplete layout: its own estimates
+            one = self.__dict__["_incomplete"]
+            if one is None:
+                raise ValueError(
+                    f"the interval of ICC({self.form}) on an incomplete layout needs the "
+                    "ratings, which an unpickled result no longer holds; compute it again "
+                    "with `icc()` on the ratings."
+                )
             parts = incomplete_forms(one, confidence_level)[self.form]
             low, high = parts["low"], parts["high"]
             if np.isnan(low):
@@ -76,11 +112,23 @@ class ICC(Coefficient):
             return ConfidenceInterval(math.nan, math.nan)
         return ConfidenceInterval(float(low_a[0]), float(high_a[0]))
 
-    def p_value(self, method: str = "auto", *, rho0: float = 0.0, **_: Any) -> float:
+    def p_value(self, method: str = "auto", *, rho0: float = 0.0) -> float:
         """The one-sided p-value of the F test of ``ICC = rho0`` (``rho0 = 0``: Shrout &
-        Fleiss's test; otherwise McGraw & Wong's)."""
+        Fleiss's test; otherwise McGraw & Wong's).
+
+        Parameters
+        ----------
+        method : {"auto", "F"}
+            Both the F test.
+        rho0 : float
+            The ICC under H0.
+
+        Returns
+        -------
+        float
+        """
         _check_method(method)
-        if self.__dict__.get("_incomplete") is not None:
+        if self.__dict__["_incomplete_layout"]:
             if rho0 != 0.0 or np.isnan(self.p_value_F):
                 warn(
                     f"no test of ICC({self.form}) = {rho0} on an incomplete layout here.",
@@ -89,19 +137,6 @@ class ICC(Coefficient):
                 return math.nan
             return float(self.p_value_F)
         return float(test(self._ms(), self.form, rho0, rho0 != 0.0)["p_value"][0])
-
-    def standard_error(self, *_: Any, **__: Any) -> float:
-        """Not defined for an ICC (its interval comes from the F distribution): nan, with an
-        :class:`~pdagree.UndefinedStatisticWarning`."""
-        warn(
-            "an ICC has no standard error in the methods pdagree follows; its interval comes "
-            "from the F distribution: use `confidence_interval()`.",
-            UndefinedStatisticWarning,
-        )
-        return math.nan
-
-    def z_test(self, *_: Any, **__: Any) -> Any:
-        raise ValueError("an ICC is tested with the F distribution: use `p_value()` or `.F`.")
 
     def __repr__(self) -> str:
         return (

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
 import pandas as pd
 
 from .._warnings import PdagreeWarning, warn
@@ -15,7 +12,7 @@ from ._sums import kendall_sums
 __all__ = ["kendall_w"]
 
 
-def kendall_w(data: ScoreData, *, correct_ties: bool = True) -> Any:
+def kendall_w(data: ScoreData, *, correct_ties: bool = True) -> KendallW | pd.DataFrame:
     """Kendall's coefficient of concordance W of the raters' rankings of the items.
 
     Each rater's numeric ratings are ranked over the items (mid-ranks for ties); W is 1
@@ -60,8 +57,6 @@ def kendall_w(data: ScoreData, *, correct_ties: bool = True) -> Any:
     return KendallW(
         float(w[0]),
         name="kendall_w",
-        observed=np.nan,
-        expected=np.nan,
         n_items=int(n[0]),
         n_raters=int(m[0]),
         n_categories=0,  # W ranks the scores: no categories (nor a sort of them here)

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import math
-from typing import Any
-
-from .._warnings import UndefinedStatisticWarning, warn
-from ..results import Coefficient
+from ..results import Statistic
 
 __all__ = ["KendallW"]
 
 
-class KendallW(Coefficient):
+class KendallW(Statistic):
     """Kendall's W: a ``float`` with its chi-square test.
 
     Attributes
@@ -20,23 +16,25 @@ class KendallW(Coefficient):
         ``m (n - 1) W`` and ``n - 1``; :meth:`p_value` is ``P(chi2' > chi2)``.
     n_items, n_raters : int
         The ranked items and the raters who rank them all.
+    n_dropped : int
+        Items dropped because some rater did not rate them.
     """
 
     chi2: float
     df: float
+    n_dropped: int
 
-    def p_value(self, *_: Any, **__: Any) -> float:
-        """The chi-square test's p-value (Kendall & Babington Smith 1939)."""
+    def p_value(self) -> float:
+        """The chi-square test's p-value (Kendall & Babington Smith 1939).
+
+        Returns
+        -------
+        float
+            ``P(chi2' > chi2)`` for ``chi2'`` chi-square with ``df`` degrees of freedom.
+        """
         from scipy import stats
 
         return float(stats.chi2.sf(self.chi2, self.df))
-
-    def confidence_interval(self, *_: Any, **__: Any) -> Any:
-        raise ValueError("Kendall's W has a chi-square test (`p_value()`), no interval here.")
-
-    def standard_error(self, *_: Any, **__: Any) -> float:
-        warn("Kendall's W has no standard error here; see `p_value()`.", UndefinedStatisticWarning)
-        return math.nan
 
     def __repr__(self) -> str:
         return (

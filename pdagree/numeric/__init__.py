@@ -4,7 +4,7 @@
 and ``bland_altman(a, b)`` (:mod:`._bland_altman`) read the ratings as numbers
 (:mod:`pdagree.scores`) and reduce them to moment sums per group, rater and pair of raters
 with ``np.bincount`` (:mod:`._sums`), every ``by=`` group in the same pass; the results are
-immutable floats (:class:`~._statistic.Statistic`) or, for the limits of agreement, a frozen
+immutable floats (:class:`pdagree.Statistic`) or, for the limits of agreement, a frozen
 record that :func:`pdagree.plotting.bland_altman` draws.
 """
 
@@ -14,14 +14,12 @@ from ._bland_altman import BlandAltman, bland_altman
 from ._concordance import Concordance, concordance, pairwise_concordance
 from ._consensus_scores import ScoreConsensus, consensus_scores
 from ._cronbach import CronbachAlpha, cronbach_alpha
-from ._statistic import Statistic
 
 __all__ = [
     "BlandAltman",
     "Concordance",
     "CronbachAlpha",
     "ScoreConsensus",
-    "Statistic",
     "bland_altman",
     "concordance",
     "consensus_scores",

@@ -16,7 +16,7 @@ from the line ``y = x``. The interval is Lin's, through Fisher's ``z = atanh(rho
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -26,8 +26,8 @@ from .._typing import FloatArray, IntArray
 from .._warnings import UndefinedStatisticWarning, warn
 from ..encoding import fmt
 from ..inference import ConfidenceInterval, check_confidence_level
+from ..results import Statistic
 from ..scores import ScoreData, Scores, warn_undefined
-from ._statistic import Statistic
 from ._sums import two_raters
 
 __all__ = ["Concordance", "concordance", "lin_terms", "pairwise_concordance"]
@@ -91,10 +91,6 @@ class Concordance(Statistic):
         The two raters, ``x`` first.
     """
 
-    _members: ClassVar[tuple[str, ...]] = (
-        "name", "n_items", "n_raters", "raters", "pearson", "accuracy", "location_shift",
-        "scale_shift", "se_z", "confidence_level", "low", "high",
-    )  # fmt: skip
     raters: tuple[Any, ...]
     pearson: float
     accuracy: float
@@ -199,6 +195,8 @@ def concordance(
         name="concordance",
         n_items=int(columns["n"][0]),
         n_raters=2,
+        n_categories=0,  # read as numbers
+        categories=(),
         raters=() if raters is None else _two(raters, scores),
         pearson=float(columns["pearson"][0]),
         accuracy=float(columns["accuracy"][0]),

@@ -16,7 +16,7 @@ has a rating under ``"pairwise"``).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -24,8 +24,8 @@ import pandas as pd
 from .._typing import FloatArray
 from .._warnings import PdagreeWarning, warn
 from ..inference import ConfidenceInterval, check_confidence_level
+from ..results import Statistic
 from ..scores import ScoreData, Scores, complete_items, warn_undefined
-from ._statistic import Statistic
 from ._sums import pair_sums, rater_variances
 
 __all__ = ["CronbachAlpha", "cronbach_alpha"]
@@ -65,9 +65,6 @@ class CronbachAlpha(Statistic):
         The interval asked for when computing (``None`` when none was).
     """
 
-    _members: ClassVar[tuple[str, ...]] = (
-        "name", "n_items", "n_raters", "missing", "n_dropped", "confidence_level", "low", "high",
-    )  # fmt: skip
     missing: str
     n_dropped: int
     confidence_level: float | None
@@ -187,6 +184,8 @@ def cronbach_alpha(
         name="cronbach_alpha",
         n_items=int(n[0]),
         n_raters=int(k[0]),
+        n_categories=0,  # read as numbers
+        categories=(),
         missing=str(missing),
         n_dropped=dropped,
         confidence_level=level,

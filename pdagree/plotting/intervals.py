@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..results import Coefficient
+from ..results import Statistic
 from ..spa import WEIGHTINGS, scheme_weights
 from ._base import axes, crowded, errors, labels_of, legend_beside
 
@@ -17,11 +17,11 @@ __all__ = ["coefficient_name", "coefficients", "spa_weights"]
 
 def _as_frame(results: Any) -> pd.DataFrame:
     """A frame with ``value`` (and ``low``, ``high`` when known), one row per estimate."""
-    if isinstance(results, Coefficient):
+    if isinstance(results, Statistic):
         results = [results]
     if isinstance(results, pd.DataFrame):
         frame = results
-    elif isinstance(results, Sequence) and all(isinstance(r, Coefficient) for r in results):
+    elif isinstance(results, Sequence) and all(isinstance(r, Statistic) for r in results):
         rows = []
         for result in results:
             row = {"value": float(result)}
@@ -51,7 +51,7 @@ def coefficients(
 
     Parameters
     ----------
-    results : DataFrame, Coefficient or list of Coefficient
+    results : DataFrame, Statistic (a Coefficient, ICC, ...) or list of them
         A ``by=`` result (one row per group: ``value``, and ``low`` and ``high`` when it was
         computed with ``confidence_level=``), a :meth:`~pdagree.Ratings.report`, or results.
     thresholds : sequence of float

@@ -1,0 +1,188 @@
+"""What a coefficient keeps of the ratings it was computed on, for its inference.
+
+A :class:`~pdagree.Coefficient` computed by a :class:`~pdagree.Ratings` method holds a
+:class:`Source`: the encoded ratings, the registry name and the arguments, from which
+:func:`pdagree.inference.summarise` computes any interval. A pickle (and
+``Coefficient.remove_data()``) keeps a :class:`Source` without the ratings but with a
+:class:`KeptVariance`: the value, standard error and ``n`` of the analytic and jackknife
+variances (a few floats, whatever the size of the data), from which the ``value ± t(n - 1) · SE``
+intervals and tests come out the same, number for number.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import inference
+from ._typing import FloatArray
+from ._warnings import warn
+from .definitions import get
+from .tensors import RatingData
+
+__all__ = ["KeptVariance", "Source", "keep_variance", "summarise_kept"]
+
+
+class KeptVariance(NamedTuple):
+    """What the ``value ± t(n - 1) · SE`` summaries of one coefficient need once its data
+    is gone: the method ``"auto"`` resolves to, the items with a rating (for the warning of
+    an undefined SE) and, per method (``"analytic"``, ``"jackknife"``) that applies, the
+    value, the standard error and ``n`` without finite-population correction (a few
+    floats)."""
+
+    auto: str
+    rated: FloatArray
+    parts: dict[str, tuple[FloatArray, FloatArray, FloatArray]]
+
+
+def keep_variance(data: RatingData, name: str, kwargs: dict[str, Any]) -> KeptVariance:
+    """The :class:`KeptVariance` of coefficient ``name`` of ``data`` (one group)."""
+    definition = get(name)
+    parts: dict[str, tuple[FloatArray, FloatArray, FloatArray]] = {}
+    for method, variance in (
+        ("analytic", definition.variance),
+        ("jackknife", definition.jackknife),
+    ):
+        if variance is None:
+            continue
+        try:
+            parts[method] = inference.analytic(
+                data, definition, kwargs, np.inf, method == "jackknife"
+            )
+        except ValueError:  # a variance these data cannot give: asked again, it needs them
+            continue
+    auto = inference.resolve_method("auto", definition, data, kwargs)
+    return KeptVariance(auto, data.rated_per_group, parts)
+
+
+def summarise_kept(
+    kept: KeptVariance,
+    method_name: str,
+    *,
+    confidence_level: float,
+    method: str,
+    population: float,
+    alternative: str = "greater",
+    test_only: bool = False,
+) -> dict[str, FloatArray] | None:
+    """:func:`summarise` from a :class:`KeptVariance` (no data): the same numbers where
+    the method is ``"analytic"`` or ``"jackknife"`` with no finite-population correction;
+    None where the data would be needed."""
+    level = inference.check_confidence_level(confidence_level)
+    inference.check_method(method, method_name, test_only)
+    population = inference.check_population(population)
+    chosen = kept.auto if method == "auto" else method
+    if chosen not in kept.parts or np.isfinite(population):
+        return None
+    value, se, n = kept.parts[chosen]
+    low, high, z, p = inference.t_summary(value, se, n, level, alternative)
+    bad = np.isnan(se) & np.isfinite(value)
+    if bad.any():
+        why = (
+            "fewer than two items were rated, so there is no spread to estimate"
+            if (bad & (kept.rated < 2)).any()
+            else "its variance is undefined"
+        )
+        warn(
+            f"the {chosen} standard error of `{method_name}` is undefined: {why}; se, low, "
+            "high and p_value are nan."
+        )
+    return {
+        "se": se,
+        "low": low,
+        "high": high,
+        "z": z,
+        "se_h0": np.full(se.shape, np.nan),
+        "p_value": p,
+        "ci_method": np.full(se.shape, chosen, dtype=object),
+    }
+
+
+class Source:
+    """The inputs of a coefficient's inference: the ratings ``data`` (None once removed),
+    the registry ``name``, its ``arguments``, and ``kept``, the :class:`KeptVariance` that
+    stands in for the data once they are removed.
+
+    Internal to :class:`~pdagree.Coefficient`; never changed after construction (a source
+    without data is a new one).
+    """
+
+    __slots__ = ("arguments", "data", "kept", "name")
+
+    def __init__(
+        self,
+        data: RatingData | None,
+        name: str,
+        arguments: dict[str, Any],
+        kept: KeptVariance | None = None,
+    ) -> None:
+        self.data = data
+        self.name = name
+        self.arguments = dict(arguments)
+        self.kept = kept
+
+    def without_data(self) -> Source:
+        """This source with the data replaced by their :class:`KeptVariance`."""
+        if self.data is None:
+            return self
+        kept = keep_variance(self.data, self.name, self.arguments)
+        return Source(None, self.name, self.arguments, kept)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        light = self.without_data()
+        return (Source, (None, light.name, light.arguments, light.kept))
+
+    def summarise(
+        self,
+        *,
+        confidence_level: float,
+        method: str,
+        n_resamples: int,
+        rng: Any,
+        population: float,
+        alternative: str,
+        interval: str,
+        test_only: bool,
+    ) -> dict[str, FloatArray]:
+        """:func:`pdagree.inference.summarise` on the data, or from :attr:`kept` where they
+        are gone; a ``ValueError`` naming the remedy where the method needs them."""
+        if self.data is not None:
+            return inference.summarise(
+                self.data,
+                self.name,
+                self.arguments,
+                confidence_level=confidence_level,
+                method=method,
+                n_resamples=n_resamples,
+                rng=rng,
+                population=population,
+                alternative=alternative,
+                interval=interval,
+                test_only=test_only,
+            )
+        kept = self.kept
+        out = None
+        if kept is not None:
+            out = summarise_kept(
+                kept,
+                self.name,
+                confidence_level=confidence_level,
+                method=method,
+                population=population,
+                alternative=alternative,
+                test_only=test_only,
+            )
+        if out is not None:
+            return out
+        usable = [] if kept is None else [f"method={m!r}" for m in kept.parts]
+        instead = f"; {' or '.join(usable)} without `N` needs none" if usable else ""
+        chosen = method if kept is None or method != "auto" else kept.auto
+        parts = {} if kept is None else kept.parts
+        finite = chosen in parts and np.isfinite(population)
+        what = f"`N={population!r}`" if finite else f"method={chosen!r}"
+        raise ValueError(
+            f"{what} needs the ratings `{self.name}` was computed on, and this result no "
+            "longer holds them (it was unpickled, or made by `remove_data()`); compute the "
+            f"coefficient again from the ratings (e.g. `df.agree.{self.name}()`){instead}."
+        )
