@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from ._forwarding import forward, public_members
-from .encoding._encode import Layout
+from .encoding import Layout, LayoutSpec
 from .ratings import Ratings
 from .spans import SpanRatings
 
@@ -110,17 +110,11 @@ class AgreeAccessor(_Forwarded):
         layout: Layout | None = None,
         rank: Hashable | None = None,
     ) -> Ratings:
-        return Ratings.from_frame(
-            self._df,
-            item=item,
-            rater=rater,
-            label=label,
-            raters=raters,
-            categories=categories,
-            by=by,
-            layout=layout,
-            rank=rank,
-        )
+        spec = LayoutSpec.of(
+            item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
+            layout=layout, rank=rank,
+        )  # fmt: skip
+        return Ratings._from_spec(self._df, spec)
 
     def spans(
         self,

@@ -26,9 +26,7 @@ import pandas as pd
 from ._errors import AnnotationsNeeded, RatersNeeded
 from ._warnings import PdagreeWarning, warn
 from .category_sets import compute
-from .counting._rules import check_labels
-from .counting.spec import Spec
-from .counting.state import Counts
+from .counting import Counts, check_labels
 from .definitions import REGISTRY
 from .definitions.base import ANNOTATIONS, ITEMS, RATERS
 from .definitions.capabilities import (
@@ -39,7 +37,7 @@ from .definitions.capabilities import (
     ROW_METHODS,
     missing,
 )
-from .encoding._encode import Layout
+from .encoding import Layout, LayoutSpec
 from .inference import resolve_method
 from .ratings import Ratings
 from .report import report as _report
@@ -134,7 +132,7 @@ class CountRatings(Ratings):
                 "`rank` (primary and secondary labels) is not read on counts: multi-label "
                 "agreement needs the annotations themselves; use `df.agree(..., rank=...)`."
             )
-        spec = Spec.of(
+        spec = LayoutSpec.of(
             item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
             layout=layout,
         )  # fmt: skip

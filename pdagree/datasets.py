@@ -34,7 +34,7 @@ from importlib.resources import files
 import numpy as np
 import pandas as pd
 
-from .encoding._labels import _plain
+from .encoding import plain
 
 __all__ = ["EMAIL_LABELS", "describe", "load", "make_crowd_sparse", "make_emails", "names"]
 
@@ -146,18 +146,18 @@ def make_crowd_sparse(
     True
     """
     if isinstance(n_items, bool) or not isinstance(n_items, int | np.integer) or n_items < 1:
-        raise ValueError(f"`n_items` must be an integer >= 1; got {_plain(n_items)!r}.")
+        raise ValueError(f"`n_items` must be an integer >= 1; got {plain(n_items)!r}.")
     if (
         isinstance(n_annotators, bool)
         or not isinstance(n_annotators, int | np.integer)
         or n_annotators < 1
     ):
-        raise ValueError(f"`n_annotators` must be an integer >= 1; got {_plain(n_annotators)!r}.")
+        raise ValueError(f"`n_annotators` must be an integer >= 1; got {plain(n_annotators)!r}.")
     labels = pd.Index(list(categories))
     if labels.has_duplicates:
         duplicated = labels[labels.duplicated()].unique().tolist()
         raise ValueError(
-            f"`categories` must not repeat a category; got {_plain(duplicated)!r} more than once. "
+            f"`categories` must not repeat a category; got {plain(duplicated)!r} more than once. "
             "Pass each category once."
         )
     n_categories = len(labels)
@@ -290,7 +290,7 @@ def make_emails(n_items: int = 380, seed: int | None = 2004) -> pd.DataFrame:
     [1, 2]
     """
     if isinstance(n_items, bool) or not isinstance(n_items, int | np.integer) or n_items < 1:
-        raise ValueError(f"`n_items` must be an integer >= 1; got {_plain(n_items)!r}.")
+        raise ValueError(f"`n_items` must be an integer >= 1; got {plain(n_items)!r}.")
     rng = np.random.default_rng(seed)
     n_labels, annotators = len(EMAIL_LABELS), np.array(["A", "B", "C"])
     prevalence = np.asarray(_EMAIL_PREVALENCE) / np.sum(_EMAIL_PREVALENCE)

@@ -35,7 +35,7 @@ from ._typing import FloatArray
 from ._warnings import UndefinedStatisticWarning, warn
 from .category_sets import compute, per_category_set, scatter_arrays
 from .definitions import Definition, get
-from .encoding._labels import _plain
+from .encoding import plain
 from .resampling import bootstrap_values, scipy_bootstrap, table_bootstrap
 from .tensors import RatingData
 from .tensors.table_data import TableData
@@ -78,7 +78,7 @@ def check_confidence_level(confidence_level: float) -> float:
     if not 0.0 < level < 1.0:
         raise ValueError(
             f"`confidence_level` must be strictly between 0 and 1, e.g. 0.95; got "
-            f"{_plain(confidence_level)!r}."
+            f"{plain(confidence_level)!r}."
         )
     return level
 
@@ -143,14 +143,14 @@ the work (resamples x items) can run for hours."""
 
 def check_resamples(n_resamples: int) -> int:
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
-        raise TypeError(f"`n_resamples` must be an integer; got {_plain(n_resamples)!r}.")
+        raise TypeError(f"`n_resamples` must be an integer; got {plain(n_resamples)!r}.")
     if n_resamples < 1:
         raise ValueError(
-            f"`n_resamples` must be at least 1, e.g. 2000; got {_plain(n_resamples)!r}."
+            f"`n_resamples` must be at least 1, e.g. 2000; got {plain(n_resamples)!r}."
         )
     if n_resamples > MAX_RESAMPLES:
         raise ValueError(
-            f"`n_resamples` must be at most {MAX_RESAMPLES:,}; got {_plain(n_resamples)!r}, which "
+            f"`n_resamples` must be at most {MAX_RESAMPLES:,}; got {plain(n_resamples)!r}, which "
             "would run for hours. 2,000 to 10,000 resamples give intervals whose Monte Carlo "
             "error is small beside their width."
         )
@@ -191,7 +191,7 @@ def check_population(population: float) -> float:
     if not value > 0:
         raise ValueError(
             f"`N` (the population size for the finite-population correction) must be "
-            f"positive; got {_plain(population)!r}. Leave it at infinity to skip the correction."
+            f"positive; got {plain(population)!r}. Leave it at infinity to skip the correction."
         )
     return value
 
@@ -226,7 +226,7 @@ def _check_sample_within_population(n: FloatArray, population: float) -> None:
     if np.isfinite(population) and np.any(n > population):
         raise ValueError(
             f"`N` (the population size) must be at least the number of rated items "
-            f"({int(n.max())}); got {_plain(population)!r}. N counts the items the sample was "
+            f"({int(n.max())}); got {plain(population)!r}. N counts the items the sample was "
             "drawn from."
         )
 

@@ -23,7 +23,7 @@ from ._typing import FloatArray
 from ._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
 from .category_sets import compute
 from .definitions import get
-from .encoding._labels import _fmt
+from .encoding import fmt
 from .tensors import RatingData
 from .tensors.data import encoded_subset
 from .tensors.keys import key_index, keys_of
@@ -128,7 +128,7 @@ def per_rater(data: RatingData, coefficient: str = "alpha", **arguments: Any) ->
     lost = frame.index[np.isnan(frame["without"].to_numpy()) & ~np.isnan(full[key_group][keys])]
     if len(lost):
         warn(
-            f"per_rater({coefficient!r}): without annotator(s) {_fmt(list(lost))} the "
+            f"per_rater({coefficient!r}): without annotator(s) {fmt(list(lost))} the "
             "coefficient is undefined (too few raters or ratings left); `without` and `delta` "
             "are nan there.",
             UndefinedStatisticWarning,

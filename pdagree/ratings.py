@@ -28,8 +28,7 @@ from .definitions import kappa as _kappa
 from .definitions import multilabel as _multilabel
 from .definitions import spa as _spa
 from .definitions.spa import SpaWeights
-from .encoding._encode import Encoded, Layout, encode
-from .encoding._numeric import NumericEncoded, numeric_encode
+from .encoding import Encoded, Layout, LayoutSpec, NumericEncoded, encode, numeric_encode
 from .evaluate import INFERENCE_NOTE, InferenceOptions, Result, coefficient
 from .icc import ICC
 from .kendall import KendallW
@@ -167,15 +166,21 @@ class Ratings:
         Continuous scores (float columns with values that are not whole numbers) are read as
         numbers, and their categories are encoded only when a method needs them: the numeric
         measures (:meth:`icc`, :meth:`kendall_w`, :meth:`consensus_scores`, ...) never do."""
-        arguments: dict[str, Any] = {
-            "item": item, "rater": rater, "label": label, "raters": raters,
-            "categories": categories, "by": by, "layout": layout, "rank": rank,
-        }  # fmt: skip
-        numeric = numeric_encode(df, **arguments)
+        spec = LayoutSpec.of(
+            item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
+            layout=layout, rank=rank,
+        )  # fmt: skip
+        return cls._from_spec(df, spec)
+
+    @classmethod
+    def _from_spec(cls, df: pd.DataFrame, spec: LayoutSpec) -> Ratings:
+        """Encode ``df`` as ``spec`` (:class:`pdagree.encoding.LayoutSpec`) describes it; see
+        :meth:`from_frame`."""
+        numeric = numeric_encode(df, spec)
         if numeric is None:
-            return cls(encode(df, **arguments))
-        kept = _kept_columns(df, numeric, item, rater, label, by)
-        return cls._as_numbers(numeric, lambda: encode(kept, **arguments))
+            return cls(encode(df, spec))
+        kept = _kept_columns(df, numeric, spec.item, spec.rater, spec.label, spec.by)
+        return cls._as_numbers(numeric, lambda: encode(kept, spec))
 
     # ------------------------------------------------------------------ description
 

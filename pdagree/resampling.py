@@ -37,7 +37,7 @@ from ._lazy import scipy_sparse as sp
 from ._typing import FloatArray, IntArray
 from .category_sets import compute, per_category_set
 from .definitions import Components, Definition
-from .encoding._encode import Encoded
+from .encoding import Encoded
 from .tensors import RatingData
 from .tensors.table_data import TableData, replicate_tables
 

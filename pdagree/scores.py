@@ -26,7 +26,7 @@ import pandas as pd
 
 from ._typing import BoolArray, FloatArray, IntArray, as_float
 from ._warnings import UndefinedStatisticWarning, warn
-from .encoding._labels import _fmt
+from .encoding import fmt
 from .tensors import RatingData
 from .tensors.numeric import NumericData
 
@@ -58,7 +58,7 @@ class Scores:
         if enc.values is None:
             raise ValueError(
                 f"`{method}()` needs numeric ratings; the labels are text, e.g. "
-                f"{_fmt(list(enc.categories[:3]))}. Map them to numbers first (for an "
+                f"{fmt(list(enc.categories[:3]))}. Map them to numbers first (for an "
                 "ordered scale, `df.replace({'low': 1, 'mid': 2, 'high': 3})`)."
             )
         if enc.secondary is not None:
@@ -83,7 +83,7 @@ class Scores:
         if bad.any():
             shown = sorted({float(v) for v in np.unique(x[bad])})
             raise ValueError(
-                f"`{method}()` needs finite ratings; got {_fmt(shown)} in "
+                f"`{method}()` needs finite ratings; got {fmt(shown)} in "
                 f"{int(bad.sum())} ratings. An infinite rating has no mean square: drop "
                 "those rows or replace them first (e.g. "
                 "`df.replace([np.inf, -np.inf], np.nan)` marks them as not rated)."
@@ -240,7 +240,7 @@ def warn_undefined(
     if told is not None:
         bad &= ~told  # already explained by :func:`_warn_unidentified`
     if bad.any():
-        where = "" if groups is None else f" in groups {_fmt(list(groups[bad]))}"
+        where = "" if groups is None else f" in groups {fmt(list(groups[bad]))}"
         warn(
             f"`{method}()` is undefined{where}: fewer than two items or raters, or ratings "
             "that do not vary (items rated alike by everyone, or every rating the same).",

@@ -34,12 +34,9 @@ import pandas as pd
 from ._forwarding import forward, public_members
 from ._warnings import PdagreeWarning, warn
 from .count_ratings import CountRatings
-from .counting._load import read_counts
-from .counting._rules import check_labels
-from .counting._store import write_counts
-from .counting.spec import Spec
+from .counting import check_labels, read_counts, write_counts
 from .counting.state import Counts
-from .encoding._layout_checks import mixed_kinds_hint
+from .encoding import LayoutSpec, mixed_kinds_hint
 from .results import html_table
 from .tensors.count_data import check_declared, count_data
 
@@ -116,7 +113,7 @@ class Tally(_Forwarded):
         layout: str | None = None,
         check_duplicates: bool = True,
     ) -> None:
-        spec = Spec.of(
+        spec = LayoutSpec.of(
             item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
             layout=layout, check_duplicates=check_duplicates,
         )  # fmt: skip

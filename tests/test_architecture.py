@@ -7,6 +7,7 @@ over 600 lines, and a registry in which every coefficient says what it needs and
 
 from __future__ import annotations
 
+import ast
 import inspect
 import os
 import re
@@ -168,3 +169,73 @@ def test_no_module_imports_a_heavy_module_at_top_level() -> None:
         if pattern.search(path.read_text(encoding="utf-8")):
             offenders.append(module)
     assert not offenders, offenders
+
+
+# ------------------------------------------------------------------------------ private modules
+
+# A name that starts with "_" is private to the package that holds it: a module may import
+# `pdagree.a._b` (a private module, or a private name of `pdagree.a`'s `__init__`) or anything
+# below it only if it is itself `pdagree.a` or inside it. A package says in its `__init__`
+# what the others may use (#27). The root's private modules
+# (`_typing`, `_warnings`, `_version`, `_lazy`, `_kernels`) are held by `pdagree` itself, so
+# every module may import them; the modules inside `_kernels` are public within it.
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """Every module an ``import`` names in the file, imports inside functions included;
+    ``from package import name`` counts as ``package.name`` too (name may be a module)."""
+    module = _module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            found.add(target)
+            found.update(f"{target}.{alias.name}" for alias in node.names)
+    return {name for name in found if name == "pdagree" or name.startswith("pdagree.")}
+
+
+def _private_owner(target: str) -> str | None:
+    """The package that holds the first private part of ``target`` (None: no private part)."""
+    parts = target.split(".")
+    for i, part in enumerate(parts):
+        if part.startswith("_") and not part.startswith("__"):
+            return ".".join(parts[:i])
+    return None
+
+
+def _private_imports() -> list[tuple[str, str]]:
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        importer = _module_name(path)
+        for target in sorted(_imported_modules(path)):
+            owner = _private_owner(target)
+            if owner is not None and not (importer == owner or importer.startswith(f"{owner}.")):
+                offenders.append((importer, target))
+    return offenders
+
+
+def test_private_import_finder() -> None:
+    assert _private_owner("pdagree.encoding._labels._fmt") == "pdagree.encoding"
+    assert _private_owner("pdagree._kernels.alpha") == "pdagree"
+    assert _private_owner("pdagree.encoding.levels") is None
+    imported = _imported_modules(PACKAGE / "counting" / "__init__.py")
+    assert "pdagree.counting.state" in imported
+
+
+def test_no_module_imports_another_package_private_module() -> None:
+    offenders = _private_imports()
+    pairs = sorted({(importer, _private_owner(target)) for importer, target in offenders})
+    assert not offenders, f"{len(pairs)} importer→package pairs: {pairs}"

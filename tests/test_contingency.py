@@ -396,8 +396,8 @@ def test_text_cells() -> None:
     table = cont3x3().rename_axis("rater1").reset_index()
     message = (
         "counts must be numbers; columns ['rater1'] are not numeric. A contingency table holds "
-        "numbers of items only: make the first rater's categories the index (df.set_index(col), "
-        "read_csv(..., index_col=0) or --index-col)."
+        "numbers of items only: make the first rater's categories the index (df.set_index(col) "
+        "or read_csv(..., index_col=0))."
     )
     with pytest.raises(TypeError, match=re.escape(message)):
         table.agree(layout="contingency")
@@ -591,9 +591,8 @@ def test_a_table_read_as_a_wide_frame_warns() -> None:
     message = (
         "the frame looks like two raters' contingency table: its index and columns hold the "
         "same labels ['Ectopic', 'AIU', 'NIU'] and its cells are counts. If it is one (rows "
-        "the first rater's categories, columns the second's), pass layout='contingency' "
-        "(--layout contingency); as a wide frame its columns are raters and its cells their "
-        "labels."
+        "the first rater's categories, columns the second's), pass layout='contingency'; as a "
+        "wide frame its columns are raters and its cells their labels."
     )
     with pytest.warns(pdagree.LayoutWarning, match=re.escape(message)):
         cont3x3().agree()

@@ -159,8 +159,7 @@ def levels() -> pd.DataFrame:
 ORDER_MESSAGE = (
     "{what} depends on the order of the categories, and the order of these text labels was "
     "not declared; it would have been ['high', 'low', 'medium']. Declare the order with "
-    "`categories=[...]` in your order (`--categories` on the command line), or make the labels "
-    "an ordered Categorical."
+    "`categories=[...]` in your order, or make the labels an ordered Categorical."
 )
 
 

@@ -60,7 +60,7 @@ def test_wide_csv_read_without_index_col_warns_about_the_id_column() -> None:
     message = (
         "rater column 'doc' holds a different label in 40 of its 40 rated rows, as an id "
         "column does, and each label counts as a category. If it names the items, make it the "
-        "index (df.set_index('doc'), read_csv(..., index_col='doc') or --index-col); if it "
+        "index (df.set_index('doc') or read_csv(..., index_col='doc')); if it "
         "holds ratings on a fine scale, give them as floats."
     )
     with pytest.warns(LayoutWarning, match=re.escape(message)) as record:
@@ -79,7 +79,7 @@ def test_integer_id_column_warns() -> None:
     assert layout_warnings(wide.agree) == [
         "rater column 'id' holds a different label in 40 of its 40 rated rows, as an id column "
         "does, and each label counts as a category. If it names the items, make it the index "
-        "(df.set_index('id'), read_csv(..., index_col='id') or --index-col); if it holds "
+        "(df.set_index('id') or read_csv(..., index_col='id')); if it holds "
         "ratings on a fine scale, give them as floats."
     ]
 
@@ -94,8 +94,7 @@ def test_integer_id_column_beside_text_labels_is_named_in_the_error() -> None:
             "labels of different types ['int', 'str'] cannot be put in order; pass "
             "`categories=[...]` to declare the categories and their order. Rater column 'id' "
             "holds a different label in nearly every row, as an id column does. If it names "
-            "the items, make it the index (df.set_index('id'), read_csv(..., index_col='id') "
-            "or --index-col)."
+            "the items, make it the index (df.set_index('id') or read_csv(..., index_col='id'))."
         ),
     ):
         wide.agree.fleiss()
@@ -116,8 +115,8 @@ def test_long_csv_read_as_wide_warns_about_the_item_column() -> None:
     assert [str(w.message) for w in record] == [
         "rater column 'doc' holds 40 distinct labels in 120 rated rows, nearly as many "
         "categories as ratings, as the item or rater column of a long frame does. If the frame "
-        "has one row per annotation, pass `item=`, `rater=`, `label=` (--item, --rater, "
-        "--label); if it holds ratings on a fine scale, give them as floats."
+        "has one row per annotation, pass `item=`, `rater=`, `label=`; if it holds ratings "
+        "on a fine scale, give them as floats."
     ]
     # Read as what it is, it gives the number of the wide frame, without a warning.
     got = long.agree(item="doc", rater="coder", label="tag").fleiss()
@@ -139,8 +138,8 @@ def test_long_frame_indexed_by_item_is_an_error() -> None:
         match=re.escape(
             "the index of a wide frame names the items, one row each; 40 items have more than "
             "one row, e.g. ['d000', 'd001', 'd002', 'd003', 'd004', ...]. A frame of one row "
-            "per annotation is a long frame: pass `item=`, `rater=`, `label=` (--item, "
-            "--rater, --label); else drop or aggregate the repeated rows."
+            "per annotation is a long frame: pass `item=`, `rater=`, `label=`; else drop or "
+            "aggregate the repeated rows."
         ),
     ):
         long.agree.fleiss()
@@ -170,7 +169,7 @@ def test_cli_long_file_without_item_is_an_error(
     assert err.startswith(
         "pdagree: error: the index of a wide frame names the items, one row each; 40 items"
     )
-    assert "(--item, --rater, --label)" in err
+    assert "a long frame: pass --item, --rater, --label; else" in err
 
 
 def test_cli_wide_file_with_no_index_warns(

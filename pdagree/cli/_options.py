@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .. import datasets
-from ..encoding._encode import Layout
+from ..encoding import Layout
 from ..ratings import Ratings
 from ._read import FORMATS, STDIN, TOOLS, input_format, read
 from ._read import UsageError as _UsageError

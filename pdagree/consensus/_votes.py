@@ -17,7 +17,7 @@ import pandas as pd
 from .._lazy import scipy_sparse as sp
 from .._typing import BoolArray, FloatArray, IntArray
 from ..definitions.gold import reference
-from ..encoding._labels import _fmt, _plain
+from ..encoding import fmt, plain
 from ..tensors import RatingData
 from ..tensors.keys import keys_of
 
@@ -149,7 +149,7 @@ def votes(data: RatingData, gold: Any = None) -> Votes:
         if len(ref.categories) > enc.n_categories:
             extra = list(ref.categories[enc.n_categories :])
             raise ValueError(
-                f"`gold` uses labels no annotator gave, e.g. {_fmt(extra)}; a consensus chooses "
+                f"`gold` uses labels no annotator gave, e.g. {fmt(extra)}; a consensus chooses "
                 "among the annotators' categories. Declare them with `categories=[...]` or drop "
                 "those known labels."
             )
@@ -164,8 +164,8 @@ def votes(data: RatingData, gold: Any = None) -> Votes:
     if bad.any():
         first = int(np.flatnonzero(bad)[0])
         raise ValueError(
-            f"`gold` gives item {_plain(data.item_index()[first])!r} the label "
-            f"{_plain(enc.categories[gold_code[first]])!r}, which no annotator of its group gave; "
+            f"`gold` gives item {plain(data.item_index()[first])!r} the label "
+            f"{plain(enc.categories[gold_code[first]])!r}, which no annotator of its group gave; "
             "declare the categories with `categories=[...]` to allow it."
         )
     return Votes(
@@ -200,5 +200,5 @@ def _check_known_items(data: RatingData, gold: Any) -> None:
     if not inside.all():
         raise ValueError(
             f"`gold` has labels for items that are not in the ratings, e.g. "
-            f"{_fmt(list(known[~inside]))}; index the known labels by the ratings' items."
+            f"{fmt(list(known[~inside]))}; index the known labels by the ratings' items."
         )

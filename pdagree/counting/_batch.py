@@ -18,16 +18,21 @@ import numpy as np
 import pandas as pd
 
 from .._typing import IntArray
-from ..encoding._by import drop_missing_keys
-from ..encoding._encode import (
-    _check_by_overlap,
-    _require_columns,
+from ..encoding import (
+    DtypeCategories,
+    LayoutSpec,
+    check_long_columns,
+    check_unique_items,
+    drop_missing_keys,
+    dtype_categories,
+    duplicated_keys,
+    factorize_columns,
+    missing_key_error,
     rater_columns,
+    repeated_pairs,
+    require_columns,
+    split_cells,
 )
-from ..encoding._factorize import duplicated_keys, factorize_columns
-from ..encoding._labels import DtypeCategories, dtype_categories
-from ..encoding._ranks import check_unique_items, repeated_pairs, split_cells
-from .spec import Spec
 
 __all__ = ["Batch", "read_batch"]
 
@@ -71,14 +76,14 @@ def _labels(values: Any) -> tuple[IntArray, pd.Index]:
     return np.asarray(codes, dtype=np.int64), pd.Index(uniques)
 
 
-def read_batch(df: object, spec: Spec, defer: bool = False) -> Batch:
+def read_batch(df: object, spec: LayoutSpec, defer: bool = False) -> Batch:
     """``df`` read by ``spec``'s layout and columns; ``defer``: (item, rater) pairs with two
     labels are returned (:attr:`Batch.repeated`) for one error about the whole frame, not
     refused at once."""
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"a batch is a pandas DataFrame; got {type(df).__name__}.")
     by = list(spec.by)
-    _require_columns(df, {"by": by})
+    require_columns(df, {"by": by})
     n_rows = len(df)
     df, missing_by, n_missing_by = drop_missing_keys(df, by)
     if spec.layout == "long":
@@ -88,23 +93,18 @@ def read_batch(df: object, spec: Spec, defer: bool = False) -> Batch:
 
 def _long(
     df: pd.DataFrame,
-    spec: Spec,
+    spec: LayoutSpec,
     by: list[Hashable],
     n_rows: int,
     missing_by: dict[Hashable, int],
     n_missing_by: int,
     defer: bool,
 ) -> Batch:
-    roles = {"item": spec.item, "rater": spec.rater, "label": spec.label}
-    _require_columns(df, {k: [v] for k, v in roles.items()})
-    _check_by_overlap(by, roles)
+    check_long_columns(df, {"item": spec.item, "rater": spec.rater, "label": spec.label}, by)
     for param, col in (("item", spec.item), ("rater", spec.rater)):
         n_missing = int(df[col].isna().sum())
         if n_missing:
-            raise ValueError(
-                f"`{param}` column {col!r} has {n_missing} missing values; every annotation "
-                f"needs its {param}. Fill them or drop those rows."
-            )
+            raise missing_key_error(param, col, n_missing)
     labels = df[spec.label]
     from_dtype = dtype_categories([labels])
     keep = labels.notna().to_numpy()
@@ -131,7 +131,7 @@ def _long(
 
 def _wide(
     df: pd.DataFrame,
-    spec: Spec,
+    spec: LayoutSpec,
     by: list[Hashable],
     n_rows: int,
     missing_by: dict[Hashable, int],

@@ -36,11 +36,10 @@ import numpy as np
 import pandas as pd
 
 from .._typing import FloatArray, IntArray
-from ..encoding._labels import DtypeCategories
+from ..encoding import DtypeCategories, LayoutSpec
 from ._rules import check_labels
 from ._runs import ITEMS, LIMIT, KeyCounts, unpack
 from ._store import FORMAT, VERSION, seal
-from .spec import Spec
 from .state import Counts
 
 __all__ = ["MAX_DEPTH", "read_counts"]
@@ -200,7 +199,7 @@ def _count(header: dict[str, Any], name: str) -> int:
     return value
 
 
-def _spec(entry: Any) -> Spec:
+def _spec(entry: Any) -> LayoutSpec:
     if not isinstance(entry, dict) or not set(entry) <= _SPEC:
         raise Unreadable(f"the arguments are {_short(entry)}")
     arguments: dict[str, Any] = {}
@@ -210,7 +209,7 @@ def _spec(entry: Any) -> Spec:
         else:
             arguments[key] = _value(value)
     try:
-        return Spec.of(**arguments)
+        return LayoutSpec.of(**arguments).for_batches()
     except (TypeError, ValueError) as exc:
         raise Unreadable(f"its arguments are refused: {exc}") from None
 
@@ -393,7 +392,7 @@ def _cells(arrays: dict[str, Any], name: str) -> tuple[IntArray, FloatArray]:
     return keys, counts
 
 
-def _missing_by(entry: Any, spec: Spec, n_missing: int) -> dict[Hashable, int]:
+def _missing_by(entry: Any, spec: LayoutSpec, n_missing: int) -> dict[Hashable, int]:
     out: dict[Hashable, int] = {}
     for pair in _list(entry, "missing_by"):
         if not (isinstance(pair, list) and len(pair) == 2 and type(pair[1]) is int):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..encoding._labels import _fmt, encode_labels
+from ..encoding import encode_labels, fmt
 from .state import Counts
 
 __all__ = ["check_labels"]
@@ -30,8 +30,8 @@ def check_labels(counts: Counts) -> None:
         unknown = labels[dtype.categories.get_indexer(labels) < 0]
         if len(unknown):
             raise ValueError(
-                f"labels {_fmt(list(unknown))} are not among the categories "
-                f"{_fmt(list(dtype.categories))} of the ordered Categorical the labels were "
+                f"labels {fmt(list(unknown))} are not among the categories "
+                f"{fmt(list(dtype.categories))} of the ordered Categorical the labels were "
                 "given as, which fixes the scale and its order. Give every batch the same "
                 "Categorical dtype (with the label added to its categories, "
                 "`.cat.add_categories(...)`), or fix the label."

@@ -20,10 +20,8 @@ import numpy as np
 import pandas as pd
 
 from .._typing import FloatArray, IntArray, as_float
-from ..encoding._by import missing_by_message
-from ..encoding._labels import DtypeCategories
+from ..encoding import DtypeCategories, LayoutSpec, missing_by_message
 from ._runs import KeyCounts, Registry, unpack
-from .spec import Spec
 from .state import Counts, add_missing_by, add_rater_counts
 
 __all__ = ["MAX_PROFILE_LABELS", "Profiles", "distinct_rows"]
@@ -66,8 +64,8 @@ class Profiles:
     :class:`~.state.Counts` keeps but its items: registries of labels, raters and groups, the
     raters' counts, the counters and what the checks found."""
 
-    def __init__(self, spec: Spec) -> None:
-        self.spec = spec
+    def __init__(self, spec: LayoutSpec) -> None:
+        self.spec = spec = spec.for_batches()
         self.labels = Registry([spec.label])
         self.raters = Registry([spec.rater])
         self.groups = Registry(list(spec.by) or ["group"])

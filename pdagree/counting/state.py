@@ -23,19 +23,23 @@ import numpy as np
 import pandas as pd
 
 from .._typing import IntArray
-from ..encoding._by import missing_by_message
-from ..encoding._factorize import factorize_columns
-from ..encoding._labels import DtypeCategories, _fmt
-from ..encoding._ranks import repeated_items, repeated_pairs
+from ..encoding import (
+    DtypeCategories,
+    LayoutSpec,
+    factorize_columns,
+    fmt,
+    missing_by_message,
+    repeated_items,
+    repeated_pairs,
+)
 from ._batch import Batch, read_batch
 from ._runs import ITEMS, LIMIT, KeyCounts, Registry, check_sizes, pack, unpack
-from .spec import Spec
 
 __all__ = ["Counts", "add_missing_by", "add_rater_counts", "already_counted", "repeated_error"]
 
 
 class Counts:
-    """Mergeable count tensors of the batches read with one :class:`Spec`."""
+    """Mergeable count tensors of the batches read with one :class:`LayoutSpec`."""
 
     __slots__ = (
         "from_dtype",
@@ -56,13 +60,13 @@ class Counts:
         "spec",
     )
 
-    def __init__(self, spec: Spec, one_frame: bool = False) -> None:
+    def __init__(self, spec: LayoutSpec, one_frame: bool = False) -> None:
         """``one_frame``: the batches are parts of one frame (a Dask frame's partitions), so
         repeated (item, rater) pairs are recorded and reported together at the end
         (:attr:`repeated`), and a wide frame's rows are counted per item (:attr:`rows`), a
         row repeated across parts being an error as in one frame; a tally's batches are
         refused at once instead, and a wide item's rows may straddle them."""
-        self.spec = spec
+        self.spec = spec = spec.for_batches()
         item_name = spec.item if spec.layout == "long" else None
         self.items = Registry([*spec.by, item_name])
         self.groups = Registry(list(spec.by) or ["group"])
@@ -83,10 +87,10 @@ class Counts:
     # ----------------------------------------------------------------------- building
 
     @classmethod
-    def of_frame(cls, frame: Any, spec: Spec, one_frame: bool = False) -> Counts:
+    def of_frame(cls, frame: Any, spec: LayoutSpec, one_frame: bool = False) -> Counts:
         """The counts of one frame (a batch, a Dask partition)."""
         out = cls(spec, one_frame)
-        out.add_batch(read_batch(frame, spec, defer=one_frame))
+        out.add_batch(read_batch(frame, out.spec, defer=one_frame))
         return out
 
     def copy(self) -> Counts:
@@ -116,7 +120,7 @@ class Counts:
         if mine.ordered or other.ordered:
             raise TypeError(
                 "the batches' labels are ordered Categoricals with different categories or "
-                f"orders ({_fmt(list(mine.categories))} and {_fmt(list(other.categories))}); "
+                f"orders ({fmt(list(mine.categories))} and {fmt(list(other.categories))}); "
                 "give every batch the same dtype, or declare the scale with `categories=`."
             )
         union = dict.fromkeys([*mine.categories.tolist(), *other.categories.tolist()])
@@ -304,7 +308,7 @@ def already_counted(items: pd.Index, raters: pd.Index) -> ValueError:
     counted already: the keys ``items`` and ``raters`` of each."""
     pairs = list(zip(items.tolist(), raters.tolist(), strict=True))
     return ValueError(
-        f"{len(pairs)} (item, rater) pairs were counted already, e.g. {_fmt(pairs)}: the tally "
+        f"{len(pairs)} (item, rater) pairs were counted already, e.g. {fmt(pairs)}: the tally "
         "holds an annotation of each from an earlier batch (or from both tallies added), as a "
         "batch added twice gives. Leave those annotations out of the batch (or rebuild the "
         "tally without the repeated batch); with `check_duplicates=False` a repeated pair is "
@@ -313,7 +317,7 @@ def already_counted(items: pd.Index, raters: pd.Index) -> ValueError:
 
 
 def repeated_error(
-    spec: Spec, repeated: list[tuple[pd.Index, pd.Index]], rows: list[pd.Index]
+    spec: LayoutSpec, repeated: list[tuple[pd.Index, pd.Index]], rows: list[pd.Index]
 ) -> ValueError | None:
     """The pandas path's error for the (item, rater) pairs ``repeated`` across the parts of
     one frame (their item and rater keys), or for a wide frame's item keys ``rows`` found in

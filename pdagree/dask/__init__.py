@@ -41,6 +41,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed in CI
     ) from exc
 
 from .._forwarding import forward, public_members
+from ..encoding import LayoutSpec
 from ._data import AnnotationsNeeded, CountData
 from ._reduce import reduce_frame
 from .ratings import DaskRatings
@@ -110,17 +111,9 @@ class DaskAgreeAccessor(_Forwarded):
                 "multi-label agreement needs the annotations themselves; run it on the pandas "
                 "path, `ddf.compute().agree(..., rank=...)`."
             )
-        data = reduce_frame(
-            self._df,
-            item=item,
-            rater=rater,
-            label=label,
-            raters=raters,
-            categories=categories,
-            by=by,
-            layout=layout,
-            check_duplicates=check_duplicates,
-            split_out=split_out,
-            keep_items=keep_items,
-        )
+        spec = LayoutSpec.of(
+            item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
+            layout=layout, check_duplicates=check_duplicates,
+        )  # fmt: skip
+        data = reduce_frame(self._df, spec, split_out=split_out, keep_items=keep_items)
         return DaskRatings(data)

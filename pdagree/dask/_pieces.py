@@ -29,12 +29,9 @@ import numpy as np
 import pandas as pd
 
 from .._typing import FloatArray, IntArray
-from ..counting._batch import read_batch
-from ..counting._runs import ITEMS, LIMIT, KeyCounts, Registry, check_sizes, pack, unpack
-from ..counting.spec import Spec
+from ..counting import ITEMS, LIMIT, KeyCounts, Registry, check_sizes, pack, read_batch, unpack
 from ..counting.state import Counts, add_missing_by
-from ..encoding._factorize import factorize_sorted
-from ..encoding._labels import DtypeCategories
+from ..encoding import DtypeCategories, LayoutSpec, factorize_sorted
 
 __all__ = ["FAN_IN", "Piece", "combine", "partition_pieces", "to_counts"]
 
@@ -53,7 +50,7 @@ class Piece:
     item; ``nck``, ``nck_count``: the raters' (group, rater, label) counts, packed
     (:func:`~pdagree.counting._runs.pack`), and the counters, carried by shard 0 alone."""
 
-    spec: Spec
+    spec: LayoutSpec
     items: pd.Index
     raters: pd.Index
     labels: pd.Index
@@ -113,7 +110,7 @@ def _split(shard: np.ndarray[Any, Any], n_shards: int) -> list[IntArray]:
     return [np.flatnonzero(shard == j) for j in range(n_shards)]
 
 
-def partition_pieces(frame: Any, spec: Spec, n_shards: int) -> list[Piece]:
+def partition_pieces(frame: Any, spec: LayoutSpec, n_shards: int) -> list[Piece]:
     """One partition read, counted against its own keys and split into ``n_shards`` pieces
     by item (run on the partition's worker)."""
     batch = read_batch(frame, spec, defer=True)

@@ -16,16 +16,14 @@ groups) once (:func:`pdagree.tensors.count_data.count_data`).
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
 from typing import Any
 
 import dask
 
 from .._warnings import PdagreeWarning, warn
 from ..counting.profiles import Profiles
-from ..counting.spec import Spec
 from ..counting.state import Counts
-from ..encoding._encode import _require_columns, rater_columns
+from ..encoding import LayoutSpec, rater_columns, require_columns
 from ..tensors.count_data import CountData, count_data, profile_data
 from ._pieces import FAN_IN, Piece, combine, partition_pieces, to_counts
 
@@ -61,31 +59,20 @@ def _tree(pieces: list[Any]) -> Any:
 
 
 def reduce_frame(
-    ddf: Any,
-    *,
-    item: Hashable | None = None,
-    rater: Hashable | None = None,
-    label: Hashable | None = None,
-    raters: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    by: Hashable | Sequence[Hashable] | None = None,
-    layout: str | None = None,
-    check_duplicates: bool = True,
-    split_out: int | None = None,
-    keep_items: bool = False,
+    ddf: Any, given: LayoutSpec, *, split_out: int | None = None, keep_items: bool = False
 ) -> CountData:
-    """The count tensors of a Dask frame, as :class:`CountData` (the arguments of
-    :func:`pdagree.encoding.encode`, with the same checks and messages)."""
+    """The count tensors of a Dask frame read as ``given`` describes it, as
+    :class:`CountData` (with the checks and messages of :func:`pdagree.encoding.encode`)."""
+    layout, item, rater, label, raters = (
+        given.layout, given.item, given.rater, given.label, given.raters
+    )  # fmt: skip
     if layout in ("counts", "contingency"):
         raise TypeError(
             f"a {layout} table is already reduced to counts: read it with pandas, "
             f"`ddf.compute().agree(layout={layout!r})`; the Dask engine reads long and wide "
             "frames."
         )
-    spec = Spec.of(
-        item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
-        layout=layout, check_duplicates=check_duplicates,
-    )  # fmt: skip
+    spec = given.for_batches()
     if split_out is not None and (not isinstance(split_out, int) or split_out < 1):
         raise ValueError(f"`split_out` must be a positive integer; got {split_out!r}.")
     meta = ddf._meta
@@ -93,7 +80,7 @@ def reduce_frame(
     by_cols = list(spec.by)
     if spec.layout == "long":
         columns = [*by_cols, spec.item, spec.rater, spec.label]
-        _require_columns(meta, {"item": [item], "rater": [rater], "label": [label]})
+        require_columns(meta, {"item": [item], "rater": [rater], "label": [label]})
         ddf = ddf[columns]
     else:
         cols = rater_columns(meta, raters, by_cols)

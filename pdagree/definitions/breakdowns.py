@@ -16,7 +16,7 @@ import pandas as pd
 from .._kernels import agreement as K
 from .._kernels import sparse as KS
 from .._warnings import UndefinedStatisticWarning, warn
-from ..encoding._labels import _plain
+from ..encoding import plain
 from ..tensors.data import RatingData, Weights
 from ..tensors.keys import key_index
 from .base import MIN_SHARED_ITEMS
@@ -121,7 +121,7 @@ def contingency(data: RatingData, a: Hashable, b: Hashable) -> pd.DataFrame:
     for param, who in (("a", a), ("b", b)):
         if who not in raters:
             raise ValueError(
-                f"`{param}` must be one of the raters {list(raters[:10])}; got {_plain(who)!r}."
+                f"`{param}` must be one of the raters {list(raters[:10])}; got {plain(who)!r}."
             )
         pos.append(raters.get_loc(who))
     first, second = (data.slot_of(int(p)) for p in pos)  # per group, -1: absent
@@ -222,7 +222,7 @@ def _warn_one_shared_item(data: RatingData, n_common: np.ndarray[Any, Any]) -> N
         return
     raters = data.rater_labels
     _, first, second = (int(x[0]) for x in np.nonzero(lone))
-    example = f"{_plain(raters[first])!r} and {_plain(raters[second])!r}"
+    example = f"{plain(raters[first])!r} and {plain(raters[second])!r}"
     warn(
         f"{n_lone} rater pair(s) share a single item (e.g. {example}); their chance-corrected "
         f"agreement needs at least {MIN_SHARED_ITEMS} items both rated and is nan. "

@@ -18,8 +18,7 @@ import pandas as pd
 from .._kernels import gold as K
 from .._typing import BoolArray, FloatArray, IntArray, as_float
 from .._warnings import warn
-from ..encoding._encode import _fmt
-from ..encoding._labels import _plain, categories_of
+from ..encoding import categories_of, fmt, plain
 from ..tensors.data import RatingData
 
 __all__ = ["Average", "against"]
@@ -223,9 +222,9 @@ def _check_beta(beta: object) -> float | None:
     if beta is None:
         return None
     if isinstance(beta, (bool, np.bool_)) or not isinstance(beta, (int, float, np.number)):
-        raise TypeError(f"`beta` must be a positive number; got {_plain(beta)!r}.")
+        raise TypeError(f"`beta` must be a positive number; got {plain(beta)!r}.")
     if not (np.isfinite(beta) and float(beta) > 0):
-        raise ValueError(f"`beta` must be a positive number; got {_plain(beta)!r}.")
+        raise ValueError(f"`beta` must be a positive number; got {plain(beta)!r}.")
     return float(beta)
 
 
@@ -247,8 +246,8 @@ def reference(data: RatingData, gold: Any) -> Reference:
     if not found:
         raise ValueError(
             f"`gold` must name a rater (a column of a wide frame, a rater of a long one) or be "
-            f"a Series of labels indexed by item; got {_plain(gold)!r}, and the raters are "
-            f"{_fmt(list(raters))}. With `raters=[...]`, list the reference's column too."
+            f"a Series of labels indexed by item; got {plain(gold)!r}, and the raters are "
+            f"{fmt(list(raters))}. With `raters=[...]`, list the reference's column too."
         )
     position = int(np.flatnonzero(raters.isin([gold]))[0])
     item_code = np.full(enc.n_items, -1, dtype=np.int64)
@@ -270,7 +269,7 @@ def _frame_labels(data: RatingData, gold: pd.DataFrame) -> pd.Series:
         return only
     raise ValueError(
         "`gold` as a DataFrame needs an `item` and a `label` column (one reference label per "
-        f"item), or a single column indexed by item; got columns {_fmt(columns)}. Rename "
+        f"item), or a single column indexed by item; got columns {fmt(columns)}. Rename "
         "them, e.g. `gold.rename(columns={'doc': 'item', 'answer': 'label'})`."
     )
 
@@ -280,7 +279,7 @@ def _aligned(data: RatingData, gold: pd.Series) -> pd.Series:
     if gold.index.has_duplicates:
         dup = gold.index[gold.index.duplicated()].unique()
         raise ValueError(
-            f"`gold` must give each item one label; items {_fmt(list(dup))} appear more than "
+            f"`gold` must give each item one label; items {fmt(list(dup))} appear more than "
             "once in its index. Keep one reference label per item."
         )
     full = data.item_index()
@@ -299,8 +298,8 @@ def _aligned(data: RatingData, gold: pd.Series) -> pd.Series:
         )
     if not target.isin(gold.index).any():
         raise ValueError(
-            f"`gold` shares no item with the ratings: its index starts {_fmt(list(gold.index))}"
-            f" and the items {_fmt(list(target))}. Index the reference labels by item."
+            f"`gold` shares no item with the ratings: its index starts {fmt(list(gold.index))}"
+            f" and the items {fmt(list(target))}. Index the reference labels by item."
         )
     aligned: pd.Series = gold.astype(object).reindex(target)
     return aligned
@@ -316,7 +315,7 @@ def _series_reference(data: RatingData, gold: pd.Series) -> Reference:
     if len(extra):
         if enc.declared:
             raise ValueError(
-                f"`gold` uses labels missing from `categories`, e.g. {_fmt(list(extra))}; add "
+                f"`gold` uses labels missing from `categories`, e.g. {fmt(list(extra))}; add "
                 "them to `categories` or drop those reference labels."
             )
         categories, _ = categories_of(enc.categories.append(extra), None, None)
@@ -467,7 +466,7 @@ def _warn_undefined(
         who = [_cell(data, ref, (gi, ri)) for gi, ri in zip(g[:5], r[:5], strict=True)]
         warn(
             f"`against`: {int(alone.sum())} rater(s) share no item with the reference, e.g. "
-            f"{_fmt(who)}; their scores are nan. Check that the reference covers their items."
+            f"{fmt(who)}; their scores are nan. Check that the reference covers their items."
         )
     if average == "micro":
         return
@@ -481,7 +480,7 @@ def _warn_undefined(
         where = np.nonzero(compared & bad)
         if len(where[0]):
             shown = [_cell(data, ref, c) for c in list(zip(*where, strict=True))[:3]]
-            parts.append(f"{what} for {len(where[0])}, e.g. {_fmt(shown)}")
+            parts.append(f"{what} for {len(where[0])}, e.g. {fmt(shown)}")
     if parts:
         total = int(compared.sum())
         warn(

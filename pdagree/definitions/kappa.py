@@ -20,7 +20,7 @@ from .._kernels import sparse as KS
 from .._kernels import table as KT
 from .._kernels import variance as V
 from .._typing import FloatArray, as_float
-from ..encoding._labels import _plain
+from ..encoding import plain
 from ..tensors.data import RatingData, Weights
 from .base import MIN_SHARED_ITEMS, Components
 
@@ -473,7 +473,7 @@ def fleiss_null_se(data: RatingData, options: dict[str, Any]) -> tuple[FloatArra
     uneven = fewest != most
     if uneven.any():
         g = int(np.argmax(uneven))
-        where = "" if enc.groups is None else f" in group {_plain(enc.groups[g])!r}"
+        where = "" if enc.groups is None else f" in group {plain(enc.groups[g])!r}"
         raise ValueError(
             "method='large-sample' for Fleiss' kappa is the variance under H0 of Fleiss, Nee "
             "& Landis (1979), which needs the same number of ratings on every item; items "

@@ -27,7 +27,7 @@ from .._errors import RatersNeeded
 from .._kernels import agreement as K
 from .._kernels import multilabel as KM
 from .._typing import BoolArray, FloatArray, IntArray
-from ..encoding._labels import _fmt, _plain
+from ..encoding import fmt, plain
 from ..tensors.data import MAX_PAIR_CELLS, RatingData
 from .base import MIN_SHARED_ITEMS, Components
 
@@ -54,10 +54,10 @@ _P_RULE = "between 0.5 and 1 (the weight of a primary label; 1 - p goes to the s
 def check_p(p: Any) -> float:
     """``p`` as a float in [0.5, 1]; a TypeError or ValueError naming the value otherwise."""
     if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
-        raise TypeError(f"`p` must be a number {_P_RULE}; got {_plain(p)!r}.")
+        raise TypeError(f"`p` must be a number {_P_RULE}; got {plain(p)!r}.")
     value = float(p)
     if not 0.5 <= value <= 1.0:  # nan too
-        raise ValueError(f"`p` must be {_P_RULE}; got {_plain(p)!r}.")
+        raise ValueError(f"`p` must be {_P_RULE}; got {plain(p)!r}.")
     return value
 
 
@@ -338,11 +338,11 @@ def classify_items(kappa: pd.DataFrame, *, high: float = 0.6, tolerance: float =
 
 def _check_threshold(value: Any, name: str, minimum: float | None = None) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"`{name}` must be a number; got {_plain(value)!r}.")
+        raise TypeError(f"`{name}` must be a number; got {plain(value)!r}.")
     out = float(value)
     if not np.isfinite(out) or (minimum is not None and out < minimum):
         rule = "a finite number" if minimum is None else f"a finite number >= {minimum:g}"
-        raise ValueError(f"`{name}` must be {rule}; got {_plain(value)!r}.")
+        raise ValueError(f"`{name}` must be {rule}; got {plain(value)!r}.")
     return out
 
 
@@ -454,8 +454,8 @@ def _label_subsets(data: RatingData, labels: Sequence[Any] | None) -> tuple[pd.I
             unknown = [g for g, c in zip(group, codes, strict=True) if c < 0]
             raise ValueError(
                 f"`labels` entries must be labels of the data or non-empty lists of them; "
-                f"{_plain(entry)!r} has {_fmt(unknown) if unknown else 'none'}. The labels are "
-                f"{_fmt(list(cats))}."
+                f"{plain(entry)!r} has {fmt(unknown) if unknown else 'none'}. The labels are "
+                f"{fmt(list(cats))}."
             )
         names.append(tuple(group) if merged else entry)
         member[row, codes] = True

@@ -17,8 +17,7 @@ import pandas as pd
 
 from .._kernels import spa as K
 from .._typing import FloatArray
-from ..encoding._encode import _fmt
-from ..encoding._labels import _plain
+from ..encoding import fmt, plain
 from ..tensors.data import RatingData
 from .base import Components
 
@@ -62,7 +61,7 @@ def _probabilities(p: object) -> tuple[FloatArray, pd.Index | None]:
         if labels.has_duplicates:
             raise ValueError(
                 f"`p` must give each category once; categories "
-                f"{_fmt(list(labels[labels.duplicated()]))} appear more than once. Aggregate the "
+                f"{fmt(list(labels[labels.duplicated()]))} appear more than once. Aggregate the "
                 "duplicates first."
             )
         raw: Any = p.to_numpy(dtype=object, na_value=np.nan)
@@ -85,16 +84,16 @@ def _probabilities(p: object) -> tuple[FloatArray, pd.Index | None]:
         where = np.flatnonzero(~np.isfinite(values))
         bad = list(labels[where]) if labels is not None else where.tolist()
         raise ValueError(
-            f"`p` must hold finite probabilities; got {_fmt(values[where].tolist())} for "
-            f"{'categories' if labels is not None else 'positions'} {_fmt(bad)}. Give every "
+            f"`p` must hold finite probabilities; got {fmt(values[where].tolist())} for "
+            f"{'categories' if labels is not None else 'positions'} {fmt(bad)}. Give every "
             "category a probability (0 is allowed)."
         )
     if (values < 0).any():
         where = np.flatnonzero(values < 0)
         bad = list(labels[where]) if labels is not None else where.tolist()
         raise ValueError(
-            f"`p` must not be negative; got {_fmt(values[where].tolist())} for "
-            f"{'categories' if labels is not None else 'positions'} {_fmt(bad)}. Use "
+            f"`p` must not be negative; got {fmt(values[where].tolist())} for "
+            f"{'categories' if labels is not None else 'positions'} {fmt(bad)}. Use "
             "proportions between 0 and 1."
         )
     total = float(values.sum())
@@ -126,8 +125,8 @@ def _user_distribution(data: RatingData, p: object) -> tuple[FloatArray, pd.Inde
     missing = observed[~observed.isin(labels)]
     if len(missing):
         raise ValueError(
-            f"`p` has no probability for the observed categories {_fmt(list(missing))}; its "
-            f"categories are {_fmt(list(labels))}. Give every category in the data a "
+            f"`p` has no probability for the observed categories {fmt(list(missing))}; its "
+            f"categories are {fmt(list(labels))}. Give every category in the data a "
             "probability (0 is allowed)."
         )
     return values, labels
@@ -148,7 +147,7 @@ def _align_series(data: RatingData, weights: pd.Series) -> FloatArray:
     if weights.index.has_duplicates:
         dup = weights.index[weights.index.duplicated()].unique()
         raise ValueError(
-            f"`weights` must give each item one weight; items {_fmt(list(dup))} appear more "
+            f"`weights` must give each item one weight; items {fmt(list(dup))} appear more "
             "than once in its index. Drop or aggregate the duplicates."
         )
     full = data.item_index()
@@ -207,14 +206,14 @@ def _custom_weights(data: RatingData, weights: object) -> FloatArray:
     if missing.any():
         raise ValueError(
             f"`weights` has no weight for {int(missing.sum())} items with two or more labels, "
-            f"e.g. {_fmt(list(index[missing]))}; give every such item a finite weight (items "
+            f"e.g. {fmt(list(index[missing]))}; give every such item a finite weight (items "
             "with fewer than two labels may be left out)."
         )
     bad = counts & (~np.isfinite(k) | (k < 0))
     if bad.any():
         raise ValueError(
             f"`weights` must be finite and non-negative on items with two or more labels; got "
-            f"{_fmt(k[bad].tolist())} for items {_fmt(list(index[bad]))}. Use weights >= 0."
+            f"{fmt(k[bad].tolist())} for items {fmt(list(index[bad]))}. Use weights >= 0."
         )
     kept = np.where(counts, k, 0.0)
     # SPA is a weighted mean: scale invariant. Weights in units of the power of two above
@@ -452,22 +451,20 @@ def per_item_weights(data: RatingData, options: dict[str, Any]) -> dict[str, Flo
 
 def _category_count(categories: object) -> int:
     if isinstance(categories, (bool, np.bool_)):
-        raise TypeError(
-            f"`categories` must be a number of categories; got {_plain(categories)!r}."
-        )
+        raise TypeError(f"`categories` must be a number of categories; got {plain(categories)!r}.")
     if isinstance(categories, (int, np.integer)):
         c = int(categories)
     elif isinstance(categories, (str, bytes)):
         raise TypeError(
             f"`categories` must be a number of categories or a list of them; got the string "
-            f"{_plain(categories)!r}. Pass categories={len(categories)} or a list."
+            f"{plain(categories)!r}. Pass categories={len(categories)} or a list."
         )
     elif isinstance(categories, (Sequence, pd.Index, np.ndarray)):
         listed = pd.Index(list(categories))
         if listed.has_duplicates:
             raise ValueError(
                 f"`categories` must not repeat a category; got "
-                f"{_fmt(list(listed[listed.duplicated()].unique()))} twice. List each once."
+                f"{fmt(list(listed[listed.duplicated()].unique()))} twice. List each once."
             )
         c = len(listed)
     else:
@@ -477,7 +474,7 @@ def _category_count(categories: object) -> int:
         )
     if c < 1:
         raise ValueError(
-            f"`categories` must be at least 1; got {_plain(c)!r}. Pass the number of categories "
+            f"`categories` must be at least 1; got {plain(c)!r}. Pass the number of categories "
             "labels can take."
         )
     return c
@@ -564,13 +561,13 @@ def spa_variance(
         counts = np.asarray(raw, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(
-            f"`n` must be a number of labels or an array of them; got {_plain(n)!r}."
+            f"`n` must be a number of labels or an array of them; got {plain(n)!r}."
         ) from None
     finite = counts[np.isfinite(counts)]
     if (finite != np.round(finite)).any():
         bad = np.unique(finite[finite != np.round(finite)])
         raise ValueError(
-            f"`n` must hold whole numbers of labels; got {_fmt(bad.tolist())}. Round or drop them."
+            f"`n` must hold whole numbers of labels; got {fmt(bad.tolist())}. Round or drop them."
         )
     var = K.agreement_variance(counts, np.asarray(zeta1), np.asarray(zeta2))
     if index is not None:

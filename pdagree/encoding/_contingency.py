@@ -201,7 +201,7 @@ def contingency_codes(df: pd.DataFrame, categories: Sequence[Hashable] | None) -
         list(df.columns),
         _MEANING,
         numeric_hint="A contingency table holds numbers of items only: make the first rater's "
-        "categories the index (df.set_index(col), read_csv(..., index_col=0) or --index-col).",
+        "categories the index (df.set_index(col) or read_csv(..., index_col=0)).",
     )
     _check_margins(rows, cols, arr)
     total = float(arr.sum())

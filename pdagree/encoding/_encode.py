@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Literal, cast
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from .._typing import FloatArray, IntArray
 from ._arguments import as_list as _as_list
-from ._arguments import check_layout_arguments
 from ._by import _drop_missing_keys
 from ._contingency import check_counts, contingency_codes
 from ._factorize import MissingKeyError, distinct_keys, factorize_columns
@@ -35,12 +34,18 @@ from ._labels import (
 from ._labels import _fmt as _fmt
 from ._layout_checks import check_rater_columns, id_column_hint, mixed_kinds_hint
 from ._ranks import check_rank_layout, check_unique_items, rank_codes, resolve, split_cells
+from ._spec import (
+    Layout,
+    LayoutSpec,
+    check_long_columns,
+    layout_of,
+    missing_key_error,
+    rater_columns,
+    require_columns,
+)
 from ._wide import wide_codes
 
-__all__ = ["Encoded", "Layout", "encode", "layout_of"]
-
-Layout = Literal["wide", "long", "counts", "contingency"]
-_LAYOUTS = ("wide", "long", "counts", "contingency")
+__all__ = ["Encoded", "Layout", "encode", "layout_of", "rater_columns", "require_columns"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,52 +139,6 @@ class Encoded:
 # --------------------------------------------------------------------------- helpers
 
 
-def _require_columns(df: pd.DataFrame, names: dict[str, list[Hashable]]) -> None:
-    """Each name is one column of the frame: present, and not repeated."""
-    for param, cols in names.items():
-        for col in cols:
-            if col not in df.columns:
-                raise ValueError(
-                    f"`{param}` names column {_plain(col)!r}, which is not in the frame; "
-                    f"available columns: {_fmt(list(df.columns))}."
-                )
-            where = df.columns.get_loc(col)
-            if isinstance(df.columns, pd.MultiIndex) and not (
-                isinstance(col, tuple) and len(col) == df.columns.nlevels
-            ):
-                full = df.columns[where][0] if len(df.columns[where]) else col
-                raise ValueError(
-                    f"`{param}` names {_plain(col)!r}, a label of the frame's MultiIndex columns "
-                    f"that spans {len(df.columns[where])} column(s); name one column by its full "
-                    f"tuple, e.g. {_plain(full)!r}."
-                )
-            if not isinstance(where, (int, np.integer)):
-                n = len(df.columns[where])
-                raise ValueError(
-                    f"`{param}` names column {_plain(col)!r}, which the frame has {n} times; give "
-                    "each column its own name (`df.loc[:, ~df.columns.duplicated()]` keeps the "
-                    "first)."
-                )
-
-
-def _check_by_overlap(by: list[Hashable], columns: dict[str, Hashable]) -> None:
-    """``by`` must not name a column that already has a role (item, rater or label)."""
-    for param, col in columns.items():
-        if col in by:
-            raise ValueError(
-                f"`by` and `{param}` both name column {_plain(col)!r}; a column is either the "
-                f"{param} or a grouping key. Group by another column."
-            )
-    roles = list(columns.items())
-    for i, (param, col) in enumerate(roles):
-        for other, other_col in roles[i + 1 :]:
-            if col == other_col:
-                raise ValueError(
-                    f"`{param}` and `{other}` both name column {_plain(col)!r}; each needs its "
-                    "own column."
-                )
-
-
 def _group_codes(
     df: pd.DataFrame, by: list[Hashable], n_rows: int
 ) -> tuple[IntArray, pd.Index | None]:
@@ -206,39 +165,6 @@ def _check_frame(df: object) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------- layouts
-
-
-def rater_columns(
-    df: pd.DataFrame, raters: Sequence[Hashable] | None, by: list[Hashable]
-) -> list[Hashable]:
-    """A wide frame's rater columns (``raters``, or every column not in ``by``), checked:
-    present, not grouping keys, unique, at least two. ``df`` may be a Dask frame's meta."""
-    cols: list[Hashable]
-    if raters is None:
-        cols = [c for c in df.columns if c not in by]
-    else:
-        cols = list(raters)
-        _require_columns(df, {"raters": cols})
-        overlap = [c for c in cols if c in by]
-        if overlap:
-            raise ValueError(
-                f"`raters` and `by` share columns {_fmt(overlap)}; a column is either a rater "
-                "or a grouping key."
-            )
-    col_index = pd.Index(cols)
-    if col_index.has_duplicates:
-        dup = list(col_index[col_index.duplicated()])
-        raise ValueError(
-            f"rater columns must be unique; {_fmt(dup)} appear more than once. Rename the "
-            "duplicated columns."
-        )
-    if len(cols) < 2:
-        raise ValueError(
-            f"agreement needs at least two raters; the wide frame has {len(cols)} rater "
-            f"column(s) {_fmt(cols)}. Add raters, or pass `item=`, `rater=`, `label=` if this "
-            "is a long frame."
-        )
-    return cols
 
 
 def _encode_wide(
@@ -316,8 +242,7 @@ def _encode_long(
     roles: dict[str, Hashable] = {"item": item, "rater": rater, "label": label}
     if rank is not None:
         roles["rank"] = rank
-    _require_columns(df, {k: [v] for k, v in roles.items()})
-    _check_by_overlap(by, roles)
+    check_long_columns(df, roles, by)
     labels = df[label]
     keep, code, cats, ordered = encode_label_column(
         labels, categories, dtype_categories([labels]), f"`label` column {_plain(label)!r}"
@@ -341,10 +266,7 @@ def _encode_long(
     except MissingKeyError as missing:
         param = "item" if missing.column == item else "rater"
         n_missing = int(df[missing.column].isna().sum())
-        raise ValueError(
-            f"`{param}` column {_plain(missing.column)!r} has {n_missing} missing values; every "
-            f"annotation needs its {param}. Fill them or drop those rows."
-        ) from None
+        raise missing_key_error(param, missing.column, n_missing) from None
     n_raters = len(raters)
     if n_raters < 2:
         raise ValueError(
@@ -453,22 +375,18 @@ def _encode_contingency(df: pd.DataFrame, categories: Sequence[Hashable] | None)
     )
 
 
-def encode(
-    df: pd.DataFrame,
-    *,
-    item: Hashable | None = None,
-    rater: Hashable | None = None,
-    label: Hashable | None = None,
-    raters: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    by: Hashable | Sequence[Hashable] | None = None,
-    layout: Layout | None = None,
-    rank: Hashable | None = None,
-) -> Encoded:
-    """Encode a frame in any of the four layouts.
+def encode(df: pd.DataFrame, spec: LayoutSpec | None = None, /, **arguments: Any) -> Encoded:
+    """Encode a frame in any of the four layouts, as ``spec`` describes it (or the keyword
+    arguments of :meth:`LayoutSpec.of <pdagree.encoding.LayoutSpec.of>`).
 
     The frame is only read, never modified. ``rank=``: see :mod:`pdagree.encoding._ranks`.
     """
+    if spec is None:
+        spec = LayoutSpec.of(**arguments)
+    elif arguments:
+        raise TypeError("give `encode` a LayoutSpec or keyword arguments, not both.")
+    item, rater, label, rank = spec.item, spec.rater, spec.label, spec.rank
+    raters, categories, by, layout = spec.raters, spec.categories, spec.by, spec.layout
     df = _check_frame(df)
     if layout == "contingency" and by is not None:
         raise TypeError(
@@ -477,7 +395,7 @@ def encode(
             "the ratings as a wide or long frame with `by=`."
         )
     by_cols = _as_list(by, df.columns)
-    _require_columns(df, {"by": by_cols})
+    require_columns(df, {"by": by_cols})
     df = _drop_missing_keys(df, by_cols)
     layout = layout_of(layout, item, rater, label, raters, categories)
     declared = categories is not None or _has_categorical(df, layout, label, raters, by_cols)
@@ -486,53 +404,6 @@ def encode(
     if not declared:
         check_label_markers(encoded.categories)
     return replace(encoded, declared=declared)
-
-
-def layout_of(
-    layout: str | None,
-    item: Hashable | None,
-    rater: Hashable | None,
-    label: Hashable | None,
-    raters: Sequence[Hashable] | None,
-    categories: Sequence[Hashable] | None,
-) -> Layout:
-    """The layout the arguments of :func:`encode` describe (``"long"`` when ``item``,
-    ``rater`` or ``label`` is given, else ``"wide"``), with the arguments checked against it.
-    The Dask engine checks its arguments here too."""
-    check_layout_arguments(raters, categories)
-    given = {"item": item, "rater": rater, "label": label}
-    named = {k: v for k, v in given.items() if v is not None}
-    if layout is not None and layout not in _LAYOUTS:
-        raise ValueError(
-            f"`layout` must be one of 'wide', 'long', 'counts', 'contingency'; got {layout!r}."
-        )
-    chosen: Layout = cast(Layout, layout) if layout is not None else ("long" if named else "wide")
-    if chosen == "long":
-        if len(named) != 3:
-            missing = [k for k in given if k not in named]
-            raise TypeError(
-                "a long frame needs `item`, `rater` and `label` together; got "
-                f"{', '.join(f'{k}={v!r}' for k, v in named.items()) or 'none of them'}, "
-                f"missing {', '.join(f'`{m}`' for m in missing)}."
-            )
-        if raters is not None:
-            raise TypeError(
-                "`raters` selects columns of a wide frame; it does not apply to a long one."
-            )
-    elif named:
-        raise TypeError(
-            f"`item`, `rater` and `label` describe a long frame; they do not apply to "
-            f"layout={chosen!r}."
-        )
-    elif chosen == "counts" and raters is not None:
-        raise TypeError("`raters` selects columns of a wide frame; a counts table has none.")
-    elif chosen == "contingency" and raters is not None:
-        raise TypeError(
-            "`raters` selects columns of a wide frame; a contingency table names its two "
-            "raters by its index and columns names (table.rename_axis(index=..., "
-            "columns=...))."
-        )
-    return chosen
 
 
 def _has_categorical(

@@ -41,7 +41,9 @@ __all__ = [
     "encode_labels",
     "encode_numbers",
     "encode_uniques",
+    "fmt",
     "label_numbers",
+    "plain",
 ]
 
 _MAX_SHOWN = 5
@@ -49,25 +51,25 @@ _NUMBER_KINDS = ("integer", "floating", "mixed-integer-float", "decimal")
 _MAYBE_NUMBER_KINDS = ("string", "mixed", "mixed-integer")
 
 
-def _plain(value: Any) -> Any:
-    """``value`` as a message shows it (``{_plain(v)!r}``): a NumPy number, boolean or text
+def plain(value: Any) -> Any:
+    """``value`` as a message shows it (``{plain(v)!r}``): a NumPy number, boolean or text
     as the Python scalar it holds (``0``, not ``np.int64(0)``), a tuple (a MultiIndex key)
     element by element; anything else as it is.
 
-    >>> repr(_plain(np.int64(0))), repr(_plain((np.str_("a"), np.float64(0.5))))
+    >>> repr(plain(np.int64(0))), repr(plain((np.str_("a"), np.float64(0.5))))
     ('0', "('a', 0.5)")
     """
     if isinstance(value, tuple):
-        return tuple(_plain(v) for v in value)
+        return tuple(plain(v) for v in value)
     if isinstance(value, (np.number, np.bool_, np.str_, np.bytes_)):
         return value.item()
     return value
 
 
-def _fmt(values: Sequence[Any]) -> str:
-    """A list for an error message: the first few values (plain, :func:`_plain`), then
+def fmt(values: Sequence[Any]) -> str:
+    """A list for an error message: the first few values (plain, :func:`plain`), then
     ``...``."""
-    shown = [_plain(v) for v in list(values[:_MAX_SHOWN])]
+    shown = [plain(v) for v in list(values[:_MAX_SHOWN])]
     return repr(shown)[:-1] + (", ...]" if len(values) > _MAX_SHOWN else "]")
 
 
@@ -162,14 +164,14 @@ def _ordered_categories(
     against the labels of the other ``series``."""
     first = ordered[0]
     cats = _categories_of_dtype(first)
-    first_name = _plain(first.name)
+    first_name = plain(first.name)
     for other in ordered[1:]:
         theirs = _categories_of_dtype(other)
-        other_name = _plain(other.name)
+        other_name = plain(other.name)
         if not cats.equals(theirs):
             raise TypeError(
                 f"{plural} {first_name!r} and {other_name!r} are ordered Categoricals with "
-                f"different categories or orders, {_fmt(list(cats))} and {_fmt(list(theirs))}; "
+                f"different categories or orders, {fmt(list(cats))} and {fmt(list(theirs))}; "
                 "an ordered Categorical fixes the order, so they must agree. Give both the same "
                 f"dtype, e.g. df[{other_name!r}].astype(df[{first_name!r}].dtype)."
             )
@@ -181,9 +183,9 @@ def _ordered_categories(
         unknown = [v for v in used.tolist() if v not in known]
         if unknown:
             raise ValueError(
-                f"{what} {_plain(other.name)!r} holds the label {_plain(unknown[0])!r}, which is "
+                f"{what} {plain(other.name)!r} holds the label {plain(unknown[0])!r}, which is "
                 f"not among the "
-                f"categories {_fmt(list(cats))} of the ordered Categorical {what} "
+                f"categories {fmt(list(cats))} of the ordered Categorical {what} "
                 f"{first_name!r}, whose order the other {plural} follow. Add it to the "
                 f"Categorical's categories (df[{first_name!r}].cat.add_categories(...)) or fix "
                 "the label."
@@ -196,7 +198,7 @@ def _by_value(labels: pd.Index, numbers: FloatArray) -> pd.Index:
     unique, counts = np.unique(numbers, return_counts=True)
     if (counts > 1).any():
         value = float(unique[counts > 1][0])
-        same = [_plain(labels[int(i)]) for i in np.flatnonzero(numbers == value)]
+        same = [plain(labels[int(i)]) for i in np.flatnonzero(numbers == value)]
         shown = " and ".join(repr(v) for v in same[:3])
         raise ValueError(
             f"labels {shown} are one number, {value!r}, written {len(same)} ways; labels that "
@@ -216,10 +218,10 @@ def _within_ordered(declared: Sequence[Hashable], fixed: pd.Index) -> pd.Index:
     cats = _declared(declared)
     position = fixed.get_indexer(cats)
     if (position < 0).any():
-        extra = _plain(cats[position < 0][0])
+        extra = plain(cats[position < 0][0])
         raise ValueError(
             f"`categories` lists {extra!r}, which is not among the categories "
-            f"{_fmt(list(fixed))} of the ordered Categorical labels; an ordered Categorical "
+            f"{fmt(list(fixed))} of the ordered Categorical labels; an ordered Categorical "
             "fixes the categories and their order, and a category outside it has no place in "
             "that order. Drop it from `categories`, or add it to the Categorical's categories "
             "(`.cat.add_categories(...)`, `.cat.reorder_categories(...)`)."
@@ -227,7 +229,7 @@ def _within_ordered(declared: Sequence[Hashable], fixed: pd.Index) -> pd.Index:
     if (np.diff(position) < 0).any():
         raise TypeError(
             "the labels are an ordered Categorical, whose categories "
-            f"{_fmt(list(fixed))} fix the order; `categories` {_fmt(list(cats))} disagrees. "
+            f"{fmt(list(fixed))} fix the order; `categories` {fmt(list(cats))} disagrees. "
             "Pass one or the other, or list `categories` in the Categorical's order."
         )
     return cats
@@ -238,7 +240,7 @@ def _declared(declared: Sequence[Hashable]) -> pd.Index:
     if cats.has_duplicates:
         dup = cats[cats.duplicated()].unique()
         raise ValueError(
-            f"`categories` must not repeat a category; got {_fmt(list(dup))} twice. "
+            f"`categories` must not repeat a category; got {fmt(list(dup))} twice. "
             "List each category once."
         )
     return cats
@@ -299,7 +301,7 @@ def _check_hashable(values: np.ndarray[Any, Any], where: str) -> None:
             hash(v)
         except TypeError:
             raise TypeError(
-                f"labels must be hashable scalars; {where} holds {_plain(v)!r} "
+                f"labels must be hashable scalars; {where} holds {plain(v)!r} "
                 f"of type {type(v).__name__}. Use one label per cell (a tuple or list in a "
                 "cell holds a primary and a secondary label)."
             ) from None
@@ -437,7 +439,12 @@ def encode_uniques(
         unknown = list(uniques[lookup < 0])
         n_bad = int(np.isin(local, np.flatnonzero(lookup < 0)).sum())
         raise ValueError(
-            f"{n_bad} ratings use labels missing from `categories`, e.g. {_fmt(unknown)}; "
+            f"{n_bad} ratings use labels missing from `categories`, e.g. {fmt(unknown)}; "
             "add them to `categories` or drop those ratings."
         )
     return lookup[local].astype(np.int64, copy=False), cats, ordered
+
+
+# The names the encoding modules have always used.
+_fmt = fmt
+_plain = plain

@@ -50,8 +50,8 @@ def _continuous(dtype: Any, labels: np.ndarray[Any, Any] | None) -> bool:
 def _id_advice(col: Hashable) -> str:
     col = _plain(col)
     return (
-        f"If it names the items, make it the index (df.set_index({col!r}), read_csv(..., "
-        f"index_col={col!r}) or --index-col)"
+        f"If it names the items, make it the index (df.set_index({col!r}) or read_csv(..., "
+        f"index_col={col!r}))"
     )
 
 
@@ -99,8 +99,8 @@ def mixed_kinds_hint(frame: pd.DataFrame) -> str:
     return (
         f"the rater columns hold different kinds of labels ({parts}): a long frame read as "
         "wide, or a column that is not ratings, looks like this. If the frame has one row "
-        "per annotation, pass `item=`, `rater=`, `label=` (--item, --rater, --label); else "
-        "select the rater columns with `raters=[...]`."
+        "per annotation, pass `item=`, `rater=`, `label=`; else select the rater columns "
+        "with `raters=[...]`."
     )
 
 
@@ -162,9 +162,8 @@ def check_rater_columns(enc: Encoded, dtypes: Sequence[Any]) -> list[int]:
             warn(
                 f"rater column {col!r} holds {d} distinct labels in {n} rated rows, nearly as "
                 "many categories as ratings, as the item or rater column of a long frame does. "
-                "If the frame has one row per annotation, pass `item=`, `rater=`, `label=` "
-                "(--item, --rater, --label); if it holds ratings on a fine scale, give them as "
-                "floats.",
+                "If the frame has one row per annotation, pass `item=`, `rater=`, `label=`; if "
+                "it holds ratings on a fine scale, give them as floats.",
                 LayoutWarning,
             )
     return announced
@@ -185,7 +184,7 @@ def _check_contingency_like(enc: Encoded) -> None:
     warn(
         f"the frame looks like two raters' contingency table: its index and columns hold the "
         f"same labels {_fmt(list(raters))} and its cells are counts. If it is one (rows the "
-        "first rater's categories, columns the second's), pass layout='contingency' (--layout "
-        "contingency); as a wide frame its columns are raters and its cells their labels.",
+        "first rater's categories, columns the second's), pass layout='contingency'; as a "
+        "wide frame its columns are raters and its cells their labels.",
         LayoutWarning,
     )

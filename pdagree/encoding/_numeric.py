@@ -22,17 +22,11 @@ import pandas as pd
 
 from .._typing import FloatArray, IntArray
 from ._arguments import as_list
-from ._encode import (
-    _check_by_overlap,
-    _check_frame,
-    _group_codes,
-    _require_columns,
-    layout_of,
-    rater_columns,
-)
+from ._encode import _check_frame, _group_codes
 from ._factorize import factorize_columns
 from ._labels import _fmt, _plain
 from ._ranks import check_unique_items, resolve
+from ._spec import LayoutSpec, check_long_columns, layout_of, rater_columns, require_columns
 
 __all__ = ["NumericEncoded", "numeric_encode"]
 
@@ -91,19 +85,11 @@ def _floats(frame: pd.DataFrame | pd.Series) -> FloatArray:
     return out
 
 
-def numeric_encode(
-    df: pd.DataFrame,
-    *,
-    item: Hashable | None = None,
-    rater: Hashable | None = None,
-    label: Hashable | None = None,
-    raters: Sequence[Hashable] | None = None,
-    categories: Sequence[Hashable] | None = None,
-    by: Hashable | Sequence[Hashable] | None = None,
-    layout: str | None = None,
-    rank: Hashable | None = None,
-) -> NumericEncoded | None:
-    """``df``'s ratings as numbers, or ``None`` where the category path must read them."""
+def numeric_encode(df: pd.DataFrame, spec: LayoutSpec) -> NumericEncoded | None:
+    """``df``'s ratings as numbers, read as ``spec`` describes them, or ``None`` where the
+    category path must read them."""
+    item, rater, label, rank = spec.item, spec.rater, spec.label, spec.rank
+    raters, categories, by, layout = spec.raters, spec.categories, spec.by, spec.layout
     if categories is not None or rank is not None or layout in ("counts", "contingency"):
         return None
     if not isinstance(df, pd.DataFrame) or isinstance(df.columns, pd.MultiIndex):
@@ -111,7 +97,7 @@ def numeric_encode(
     try:
         chosen = layout_of(layout, item, rater, label, raters, categories)
         by_list = as_list(by, df.columns)
-        _require_columns(_check_frame(df), {"by": by_list})
+        require_columns(_check_frame(df), {"by": by_list})
     except (TypeError, ValueError):
         return None  # the category path gives the error
     if by_list and df[by_list].isna().to_numpy().any():
@@ -152,9 +138,7 @@ def _wide(
 def _long(
     df: pd.DataFrame, item: Hashable, rater: Hashable, label: Hashable, by: list[Hashable]
 ) -> NumericEncoded | None:
-    roles: dict[str, Hashable] = {"item": item, "rater": rater, "label": label}
-    _require_columns(df, {k: [v] for k, v in roles.items()})
-    _check_by_overlap(by, roles)
+    check_long_columns(df, {"item": item, "rater": rater, "label": label}, by)
     labels = df[label]
     if not _float(labels):
         return None

@@ -257,6 +257,6 @@ def repeated_items(dup: pd.Index, grouped: bool) -> ValueError:
     return ValueError(
         f"the index of a wide frame names the items, one row each; {len(dup)} items have "
         f"more than one row{where}, e.g. {_fmt(dup.tolist())}. A frame of one row per "
-        "annotation is a long frame: pass `item=`, `rater=`, `label=` (--item, --rater, "
-        "--label); else drop or aggregate the repeated rows."
+        "annotation is a long frame: pass `item=`, `rater=`, `label=`; else drop or "
+        "aggregate the repeated rows."
     )

@@ -30,8 +30,7 @@ def undeclared_order_message(what: str, categories: pd.Index) -> str:
     return (
         f"{what} depends on the order of the categories, and the order of these text labels "
         f"was not declared; it would have been {shown}. Declare the order "
-        "with `categories=[...]` in your order (`--categories` on the command line), or make "
-        "the labels an ordered Categorical."
+        "with `categories=[...]` in your order, or make the labels an ordered Categorical."
     )
 
 

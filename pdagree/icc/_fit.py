@@ -11,7 +11,7 @@ import pandas as pd
 
 from .._typing import BoolArray, FloatArray
 from .._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
-from ..encoding._labels import _fmt
+from ..encoding import fmt
 from ..scores import ScoreData, Scores, complete_items, warn_undefined
 from ._anova import MeanSquares, mean_squares
 from ._forms import FORMS, SHROUT_FLEISS, form_name, interval, test, value
@@ -150,7 +150,7 @@ def _warn_unidentified(layout: Layout, method: str, forms: tuple[str, ...]) -> B
         ),
     ):
         if mask.any():
-            where = "" if groups is None else f" in groups {_fmt(list(groups[mask]))}"
+            where = "" if groups is None else f" in groups {fmt(list(groups[mask]))}"
             warn(
                 f"`{method}()` is undefined{where}: {message}; nan. Have some items rated by "
                 "two raters who also rate other items.",

@@ -7,7 +7,7 @@ from collections.abc import Hashable
 
 import pandas as pd
 
-from ..encoding._labels import _fmt
+from ..encoding import fmt
 
 __all__ = ["one_kind", "ranked"]
 
@@ -23,12 +23,12 @@ def one_kind(
         if chosen not in present:
             raise ValueError(
                 f"`{param}` {chosen!r} answers nothing in these data; their {kinds} are "
-                f"{_fmt(present)}."
+                f"{fmt(present)}."
             )
         frame = frame[frame[column] == chosen]
     elif len(present) > 1:
         raise ValueError(
-            f"the data hold answers of {len(present)} {kinds}, {_fmt(present)}; pass "
+            f"the data hold answers of {len(present)} {kinds}, {fmt(present)}; pass "
             f"`{param}=` ({flag} on the command line) to choose one."
         )
     return frame.reset_index(drop=True)

@@ -9,7 +9,7 @@ import pandas as pd
 
 from .._errors import RatersNeeded
 from .._typing import BoolArray, FloatArray, IntArray
-from ..encoding._labels import _plain
+from ..encoding import plain
 from ..encoding.weights import undeclared_order_message
 from ..tensors import RatingData
 from ._model import Patterns
@@ -106,11 +106,11 @@ def _judge_ranges(data: RatingData, counts: FloatArray) -> BoolArray:
         what = (
             "has no ratings"
             if n_used[j] == 0
-            else f"uses only category {_plain(categories[int(np.argmax(used[j]))])!r}"
+            else f"uses only category {plain(categories[int(np.argmax(used[j]))])!r}"
         )
         raise ValueError(
             "`irt()` needs every judge to use at least two categories; judge "
-            f"{_plain(raters[int(j)])!r} {what}. Leave the judge out with `raters=[...]`."
+            f"{plain(raters[int(j)])!r} {what}. Leave the judge out with `raters=[...]`."
         )
     low = np.argmax(used, axis=1)
     high = used.shape[1] - 1 - np.argmax(used[:, ::-1], axis=1)
@@ -120,8 +120,8 @@ def _judge_ranges(data: RatingData, counts: FloatArray) -> BoolArray:
     if gaps.any():
         where = np.nonzero(gaps)
         judge, c = int(where[0][0]), int(where[1][0])
-        name, skipped = _plain(raters[judge]), _plain(categories[c])
-        below, top = _plain(categories[c - 1]), _plain(categories[int(high[judge])])
+        name, skipped = plain(raters[judge]), plain(categories[c])
+        below, top = plain(categories[c - 1]), plain(categories[int(high[judge])])
         raise ValueError(
             f"`irt()` cannot place a category a judge skips between two it uses: judge "
             f"{name!r} never uses category {skipped!r} but uses {below!r} and {top!r}, so the "

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._typing import BoolArray, FloatArray
 from .._warnings import ConvergenceWarning, warn
-from ..encoding._labels import _plain
+from ..encoding import plain
 from ..tensors import RatingData
 from ._data import IRTData, prepare
 from ._model import extend_thresholds, gauss_hermite, loglik_gradient
@@ -96,11 +96,11 @@ class _Problem:
         if i >= self.n_thresholds:
             if self.constrained:
                 return "common discrimination"
-            return f"discrimination of judge {_plain(raters[i - self.n_thresholds])!r}"
+            return f"discrimination of judge {plain(raters[i - self.n_thresholds])!r}"
         judge, m = (int(x[i]) for x in np.nonzero(self.fitted))
         return (
-            f"threshold of judge {_plain(raters[judge])!r} between categories "
-            f"{_plain(categories[m])!r} and {_plain(categories[m + 1])!r}"
+            f"threshold of judge {plain(raters[judge])!r} between categories "
+            f"{plain(categories[m])!r} and {plain(categories[m + 1])!r}"
         )
 
     def loglik_gradient(self, nu: FloatArray) -> tuple[float, FloatArray]:
@@ -261,7 +261,7 @@ def _check_options(constrained: object, quadrature: object, max_iterations: obje
     ):
         raise ValueError(
             f"`quadrature` must be an integer from 3 to {MAX_QUADRATURE}; got "
-            f"{_plain(quadrature)!r}. "
+            f"{plain(quadrature)!r}. "
             "More nodes change the likelihood by nothing measurable and cost memory in "
             "proportion (the default, 21, is ltm's)."
         )
@@ -274,7 +274,7 @@ def _check_options(constrained: object, quadrature: object, max_iterations: obje
             or not isinstance(value, (int, np.integer))
             or value < least
         ):
-            raise ValueError(f"`{name}` must be an integer >= {least}; got {_plain(value)!r}.")
+            raise ValueError(f"`{name}` must be an integer >= {least}; got {plain(value)!r}.")
 
 
 def fit(

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._typing import FloatArray
-from ..encoding._labels import _fmt
+from ..encoding import fmt
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -68,8 +68,8 @@ def plot_irccc(
     unknown = [r for r in chosen if r not in fit.raters]
     if unknown or not chosen:
         raise ValueError(
-            f"`raters` must name judges of the fit {_fmt(list(fit.raters))}; got "
-            f"{_fmt(unknown if unknown else chosen)}."
+            f"`raters` must name judges of the fit {fmt(list(fit.raters))}; got "
+            f"{fmt(unknown if unknown else chosen)}."
         )
     plt = _pyplot()
     curves = fit.irccc(z)

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._typing import FloatArray
-from ..encoding._labels import _plain
+from ..encoding import plain
 from ._data import IRTData
 from ._model import category_terms, extend_thresholds, posterior
 
@@ -260,10 +260,10 @@ class GradedResponseFit:
             if who not in extremities.index:
                 shown = list(extremities.index[:10])
                 raise ValueError(
-                    f"`{name}` must be one of the judges {shown!r}; got {_plain(who)!r}."
+                    f"`{name}` must be one of the judges {shown!r}; got {plain(who)!r}."
                 )
         if a == b:
-            raise ValueError(f"`a` and `b` must be two different judges; got {_plain(a)!r} twice.")
+            raise ValueError(f"`a` and `b` must be two different judges; got {plain(a)!r} twice.")
         values = extremities.to_numpy(dtype=np.float64)
         first = values[extremities.index.get_loc(a)]
         second = values[extremities.index.get_loc(b)]

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..encoding._labels import _plain
+from ..encoding import plain
 
 __all__ = ["simulate"]
 
@@ -113,9 +113,9 @@ def simulate(
     """
     a, extremity = _check_parameters(parameters)
     if isinstance(n_items, bool) or not isinstance(n_items, int | np.integer) or n_items < 1:
-        raise ValueError(f"`n_items` must be an integer >= 1; got {_plain(n_items)!r}.")
+        raise ValueError(f"`n_items` must be an integer >= 1; got {plain(n_items)!r}.")
     if not (isinstance(missing, int | float) and 0.0 <= missing < 1.0):
-        raise ValueError(f"`missing` must be a probability in [0, 1); got {_plain(missing)!r}.")
+        raise ValueError(f"`missing` must be a probability in [0, 1); got {plain(missing)!r}.")
     n_categories = extremity.shape[1] + 1
     labels = pd.Index(range(1, n_categories + 1) if categories is None else list(categories))
     if len(labels) != n_categories or labels.has_duplicates:

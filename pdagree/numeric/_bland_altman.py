@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._typing import FloatArray, IntArray
 from .._warnings import UndefinedStatisticWarning, warn
-from ..encoding._labels import _fmt, _plain
+from ..encoding import fmt, plain
 from ..inference import check_confidence_level
 from ..scores import ScoreData, Scores
 from ._sums import two_raters
@@ -73,12 +73,12 @@ class BlandAltman:
     def to_frame(self) -> pd.DataFrame:
         """One labelled row: the bias, the limits and their intervals."""
         row = {name: getattr(self, name) for name in COLUMNS}
-        index = pd.Index([f"{_plain(self.rater_a)} - {_plain(self.rater_b)}"], name="raters")
+        index = pd.Index([f"{plain(self.rater_a)} - {plain(self.rater_b)}"], name="raters")
         return pd.DataFrame([row], index=index)
 
     def __repr__(self) -> str:
         return (
-            f"<bland_altman {_plain(self.rater_a)} - {_plain(self.rater_b)}: "
+            f"<bland_altman {plain(self.rater_a)} - {plain(self.rater_b)}: "
             f"bias={self.bias:.4g}, limits=[{self.lower:.4g}, {self.upper:.4g}], "
             f"n_items={self.n_items}>"
         )
@@ -130,8 +130,8 @@ def _code(raters: pd.Index | None, rater: Hashable, name: str) -> int:
     )
     if not len(found):
         raise ValueError(
-            f"`{name}` names rater {_plain(rater)!r}, which is not in the data; raters: "
-            f"{_fmt(list(raters[:10]))}."
+            f"`{name}` names rater {plain(rater)!r}, which is not in the data; raters: "
+            f"{fmt(list(raters[:10]))}."
         )
     return int(found[0])
 
@@ -188,7 +188,7 @@ def bland_altman(
     raters = data.enc.raters
     a, b = _code(raters, rater_a, "rater_a"), _code(raters, rater_b, "rater_b")
     if a == b:
-        raise ValueError(f"`rater_a` and `rater_b` are the same rater, {_plain(rater_a)!r}.")
+        raise ValueError(f"`rater_a` and `rater_b` are the same rater, {plain(rater_a)!r}.")
     scores = Scores.of(data, "bland_altman")
     pair_rater: IntArray = np.zeros(scores.n_pairs, dtype=np.int64)
     pair_rater[scores.group_rater] = scores.rater
@@ -198,10 +198,10 @@ def bland_altman(
     groups = data.enc.groups
     bad = parts["n_items"] < 2
     if bad.any():
-        where = "" if groups is None else f" in groups {_fmt(list(groups[bad][:5]))}"
+        where = "" if groups is None else f" in groups {fmt(list(groups[bad][:5]))}"
         warn(
             f"`bland_altman()` is undefined{where}: fewer than two items scored by both "
-            f"{_plain(rater_a)!r} and {_plain(rater_b)!r}.",
+            f"{plain(rater_a)!r} and {plain(rater_b)!r}.",
             UndefinedStatisticWarning,
         )
     if groups is not None:

@@ -24,7 +24,7 @@ import pandas as pd
 from .._kernels.multilabel import annotation_pairs
 from .._typing import FloatArray, IntArray
 from .._warnings import UndefinedStatisticWarning, warn
-from ..encoding._labels import _fmt
+from ..encoding import fmt
 from ..inference import ConfidenceInterval, check_confidence_level
 from ..results import Statistic
 from ..scores import ScoreData, Scores, warn_undefined
@@ -115,7 +115,7 @@ def _slots(scores: Scores, data: ScoreData) -> IntArray:
     groups = data.enc.groups
     if groups is None and k[0] != 2:
         raters = data.enc.raters
-        shown = _fmt(list(raters[:5])) if raters is not None else "none"
+        shown = fmt(list(raters[:5])) if raters is not None else "none"
         raise ValueError(
             f"`concordance()` compares two raters; the data have {int(k[0])} ({shown}). "
             "Select two of them with `raters=`, or compare every pair with "
@@ -123,7 +123,7 @@ def _slots(scores: Scores, data: ScoreData) -> IntArray:
         )
     if groups is not None and (k != 2).any():
         warn(
-            f"`concordance()` compares two raters; groups {_fmt(list(groups[k != 2][:5]))} "
+            f"`concordance()` compares two raters; groups {fmt(list(groups[k != 2][:5]))} "
             "have another number: nan there.",
             UndefinedStatisticWarning,
         )

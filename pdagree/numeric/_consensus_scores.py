@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._typing import FloatArray, IntArray
-from ..encoding._labels import _fmt
+from ..encoding import fmt
 from ..icc import reml_groups
 from ..scores import ScoreData, Scores, warn_undefined
 from ..tensors.keys import key_index
@@ -114,7 +114,7 @@ def consensus_scores(data: ScoreData, method: Method = "mixed") -> ScoreConsensu
     [6.99, 4.7, 8.63, 6.34]
     """
     if method not in METHODS:
-        raise ValueError(f"`method` must be one of {_fmt(list(METHODS))}; got {method!r}.")
+        raise ValueError(f"`method` must be one of {fmt(list(METHODS))}; got {method!r}.")
     data = data.rows
     scores = Scores.of(data, "consensus_scores")
     x, item, g_item, g_rating = scores.x, scores.item, scores.group, scores.rating_group

@@ -19,8 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .._typing import BoolArray, IntArray
-from ..encoding import _factorize
-from ..encoding._labels import _fmt, _plain
+from ..encoding import factorize_columns, fmt, plain
 
 __all__ = ["SpanData", "span_data"]
 
@@ -86,10 +85,10 @@ class SpanData:
 def _columns(df: pd.DataFrame, roles: dict[str, Hashable | None]) -> None:
     missing = {role: col for role, col in roles.items() if col is not None and col not in df}
     if missing:
-        shown = ", ".join(f"`{role}` {_plain(col)!r}" for role, col in missing.items())
+        shown = ", ".join(f"`{role}` {plain(col)!r}" for role, col in missing.items())
         raise ValueError(
             f"the span columns {shown} are not in the frame; its columns: "
-            f"{_fmt(list(df.columns)[:12])}."
+            f"{fmt(list(df.columns)[:12])}."
         )
 
 
@@ -104,8 +103,8 @@ def _offsets(df: pd.DataFrame, column: Hashable, role: str) -> tuple[IntArray, B
     if bad.any():
         rows = list(df.index[bad][:5])
         raise ValueError(
-            f"`{role}` column {_plain(column)!r} must hold whole character offsets; rows "
-            f"{_fmt(rows)} hold {_fmt(list(values[bad][:5]))}."
+            f"`{role}` column {plain(column)!r} must hold whole character offsets; rows "
+            f"{fmt(rows)} hold {fmt(list(values[bad][:5]))}."
         )
     out: IntArray = np.where(missing, 0, np.nan_to_num(whole)).astype(np.int64)
     return out, missing
@@ -113,7 +112,7 @@ def _offsets(df: pd.DataFrame, column: Hashable, role: str) -> tuple[IntArray, B
 
 def _refuse(df: pd.DataFrame, rows: BoolArray, what: str, remedy: str) -> None:
     if rows.any():
-        shown = _fmt(list(df.index[rows][:5]))
+        shown = fmt(list(df.index[rows][:5]))
         raise ValueError(f"{int(rows.sum())} span row(s) {what}, e.g. rows {shown}; {remedy}")
 
 
@@ -129,11 +128,11 @@ def _lengths(
         values = text.reindex(keys)
         if values.isna().any():
             absent = list(pd.Index(keys)[values.isna().to_numpy()][:5])
-            raise ValueError(f"`text` gives no text for the documents {_fmt(absent)}.")
+            raise ValueError(f"`text` gives no text for the documents {fmt(absent)}.")
         per_doc = values.to_numpy()
     else:
         if text not in df:
-            raise ValueError(f"`text` column {_plain(text)!r} is not in the frame.")
+            raise ValueError(f"`text` column {plain(text)!r} is not in the frame.")
         per_doc = np.empty(len(docs), dtype=object)
         per_doc[doc_of_row] = df[text].to_numpy()
     lengths = [v if isinstance(v, (int, np.integer)) else len(str(v)) for v in per_doc]
@@ -164,7 +163,7 @@ def span_data(
     for role, col in (("item", item), ("rater", rater), *(("by", c) for c in by_cols)):
         if df[col].isna().any():
             raise ValueError(
-                f"`{role}` column {_plain(col)!r} has {int(df[col].isna().sum())} missing "
+                f"`{role}` column {plain(col)!r} has {int(df[col].isna().sum())} missing "
                 "values; every row needs its document and annotator."
             )
     s, s_missing = _offsets(df, start, "start")
@@ -183,8 +182,8 @@ def span_data(
         "end at or before their start (`end` is exclusive: a span [3, 7) covers 4 characters)",
         "drop the empty spans or fix their offsets.",
     )
-    doc_of_row, docs = _factorize.factorize_columns(df, [*by_cols, item], required=[item])
-    rater_of_row, raters = _factorize.factorize_columns(df, [rater], required=[rater])
+    doc_of_row, docs = factorize_columns(df, [*by_cols, item], required=[item])
+    rater_of_row, raters = factorize_columns(df, [rater], required=[rater])
     if label is not None:
         label_values = df[label]
         no_label = label_values.isna().to_numpy() & is_span
@@ -195,7 +194,7 @@ def span_data(
         codes, labels = np.zeros(int(is_span.sum()), dtype=np.int64), pd.Index([None])
     if by_cols:
         frame = docs.to_frame(index=False)
-        group, groups = _factorize.factorize_columns(frame, by_cols)
+        group, groups = factorize_columns(frame, by_cols)
     else:
         group, groups = np.zeros(len(docs), dtype=np.int64), None
     n_raters = len(raters)
@@ -214,7 +213,7 @@ def span_data(
             rows = list(df.index[is_span][beyond][:5])
             raise ValueError(
                 f"{int(beyond.sum())} span(s) end beyond their document's text (`text=`), "
-                f"e.g. rows {_fmt(rows)}; check the offsets and the texts."
+                f"e.g. rows {fmt(rows)}; check the offsets and the texts."
             )
     return SpanData(
         doc=annotated // n_raters,
@@ -254,7 +253,7 @@ def _check_overlaps(
         rows = sorted({*index[order[1:][overlap]][:3], *index[order[:-1][overlap]][:3]})
         raise ValueError(
             f"{int(overlap.sum())} span(s) overlap another span of the same annotator and label "
-            f"in the same document, e.g. rows {_fmt(rows[:5])}; merge them (one span from the "
+            f"in the same document, e.g. rows {fmt(rows[:5])}; merge them (one span from the "
             "first start to the last end) or drop the duplicates."
         )
 

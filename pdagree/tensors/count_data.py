@@ -24,14 +24,20 @@ import pandas as pd
 
 from .._errors import AnnotationsNeeded, ItemsNeeded
 from .._typing import BoolArray, FloatArray, IntArray
-from ..counting._runs import KeyCounts, unpack
+from ..counting import KeyCounts, unpack
 from ..counting.profiles import Profiles, distinct_rows
-from ..counting.spec import Spec
 from ..counting.state import Counts, repeated_error
-from ..encoding._encode import Encoded, _group_codes
-from ..encoding._factorize import factorize_columns
-from ..encoding._label_checks import check_label_markers
-from ..encoding._labels import DtypeCategories, _fmt, categories_of, encode_labels
+from ..encoding import (
+    DtypeCategories,
+    Encoded,
+    LayoutSpec,
+    categories_of,
+    check_label_markers,
+    encode_labels,
+    factorize_columns,
+    fmt,
+    group_codes,
+)
 from .data import RatingData
 
 __all__ = [
@@ -245,7 +251,7 @@ def label_codes(
     n_bad = int(np.asarray(totals)[unknown].sum())
     raise ValueError(
         f"{n_bad} ratings use labels missing from `categories`, e.g. "
-        f"{_fmt(list(values[unknown]))}; add them to `categories` or drop those ratings."
+        f"{fmt(list(values[unknown]))}; add them to `categories` or drop those ratings."
     )
 
 
@@ -268,7 +274,7 @@ def _check_counted(n_rows: int, n_annotations: int, empty: str) -> None:
 
 
 def _label_lookup(
-    spec: Spec, labels: pd.Index, totals: FloatArray, from_dtype: DtypeCategories | None
+    spec: LayoutSpec, labels: pd.Index, totals: FloatArray, from_dtype: DtypeCategories | None
 ) -> tuple[IntArray, pd.Index, bool]:
     """Per distinct label counted (``totals`` ratings each), its category code (-1 for a
     label never used); the categories; whether their order is declared."""
@@ -296,7 +302,7 @@ def check_declared(counts: Counts) -> None:
     _categories(counts)
 
 
-def _rater_order(spec: Spec, raters_all: pd.Index) -> tuple[IntArray, pd.Index]:
+def _rater_order(spec: LayoutSpec, raters_all: pd.Index) -> tuple[IntArray, pd.Index]:
     """Per rater counted, its code in the pandas path's order, and the raters in that order
     (sorted for a long frame, the columns' order for a wide one)."""
     if spec.layout == "long":
@@ -326,7 +332,7 @@ def _rater_tensor(
     if active.sum() < 2:
         raise ValueError(
             f"agreement needs at least two raters with ratings; the data have "
-            f"{int(active.sum())} ({_fmt(list(raters[active]))})."
+            f"{int(active.sum())} ({fmt(list(raters[active]))})."
         )
     shape = (n_groups, len(raters), n_categories)
     return RaterCells(group, rater, code, np.asarray(values, dtype=np.float64), shape)
@@ -351,13 +357,13 @@ def count_data(counts: Counts) -> CountData:
     keys_all = counts.items.index()
     if spec.layout == "long":
         order, items = factorize_columns(keys_all.to_frame(index=False), [*by, spec.item])
-        group, groups = _group_codes(items.to_frame(index=False), by, len(items))
+        group, groups = group_codes(items.to_frame(index=False), by, len(items))
     else:
         order = np.arange(len(keys_all), dtype=np.int64)
         items = keys_all.get_level_values(-1) if by else keys_all
         items = pd.Index(items, name=keys_all.names[-1])
         frame = keys_all.to_frame(index=False).iloc[:, : len(by)]
-        group, groups = _group_codes(frame, by, len(items))
+        group, groups = group_codes(frame, by, len(items))
     rater_order, raters = _rater_order(spec, counts.raters.index())
     group_of = _group_of_keys(groups, counts.groups.index()) if by else np.zeros(1, np.int64)
     n_groups = 1 if groups is None else len(groups)

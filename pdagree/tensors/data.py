@@ -17,10 +17,16 @@ from .._errors import RatersNeeded
 from .._kernels import agreement as K
 from .._kernels import sparse as KS
 from .._typing import BoolArray, FloatArray, IntArray
-from ..encoding import _counts
-from ..encoding._encode import Encoded
-from ..encoding._factorize import distinct_keys
-from ..encoding._labels import _plain
+from ..encoding import (
+    Encoded,
+    distinct_keys,
+    item_counts,
+    pair_agreements,
+    pair_confusions,
+    pair_margins,
+    plain,
+    rater_counts,
+)
 from ..encoding.weights import weight_matrix
 
 __all__ = ["RatingData", "Weights", "encoded_subset"]
@@ -155,7 +161,7 @@ class RatingData:
         """``n_ik``: ratings of item ``i`` in category ``k``, shape (n_items, K)."""
         self.check_dense()
         enc = self.enc
-        return _counts.item_counts(enc.item, enc.code, enc.weight, enc.n_items, enc.n_categories)
+        return item_counts(enc.item, enc.code, enc.weight, enc.n_items, enc.n_categories)
 
     def check_dense(self) -> None:
         """Refuse, before anything is allocated, an analysis that needs the dense items x
@@ -179,7 +185,7 @@ class RatingData:
         if enc.rater is None:  # pragma: no cover - guarded by require_raters
             raise RatersNeeded("no raters")
         slot, n_slots, _ = self.slots
-        return _counts.rater_counts(
+        return rater_counts(
             enc.group, enc.item, slot, enc.code, enc.n_groups, n_slots, enc.n_categories
         )
 
@@ -259,14 +265,14 @@ class RatingData:
         dense (G, R, R) and (G, R, R, K): refused before allocating when larger than
         ``MAX_PAIR_CELLS``."""
         self._check_pair_cells()
-        return _counts.pair_margins(*self._annotations(), self.identity)
+        return pair_margins(*self._annotations(), self.identity)
 
     def pair_margins_with(
         self, weights: FloatArray
     ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
         """:attr:`pair_margins` with the pairs' agreement weighted by ``weights`` (K, K)."""
         self._check_pair_cells()
-        return _counts.pair_margins(*self._annotations(), weights)
+        return pair_margins(*self._annotations(), weights)
 
     def _check_pair_cells(self) -> None:
         """Refuse the dense rater-pair tables before allocating them when too large."""
@@ -307,7 +313,7 @@ class RatingData:
     def pair_agreements(self) -> tuple[IntArray, IntArray, IntArray, FloatArray, FloatArray]:
         """The rater pairs that share items, sparsely: ``(group, a, b, n_common, agree)``
         (:func:`pdagree.encoding._counts.pair_agreements`)."""
-        return _counts.pair_agreements(*self._annotations())
+        return pair_agreements(*self._annotations())
 
     def pair_confusion(self, first: IntArray, second: IntArray) -> FloatArray:
         """The (G, K, K) confusion table of the rater in slot ``first[g]`` (:attr:`slots`)
@@ -320,7 +326,7 @@ class RatingData:
         slot = self.slots[0]
         is_first = slot == first[group]
         keep = is_first | (slot == second[group])
-        tables = _counts.pair_confusions(
+        tables = pair_confusions(
             enc.group,
             enc.item[keep],
             np.where(is_first[keep], 0, 1).astype(np.int64),
@@ -474,7 +480,7 @@ class RatingData:
             raters = self.rater_labels
             worst = int(np.argmax(per_group))
             names = list(raters[self.slot_raters[worst][active[worst]]][:6])
-            where = "" if enc.groups is None else f" in group {_plain(enc.groups[worst])!r}"
+            where = "" if enc.groups is None else f" in group {plain(enc.groups[worst])!r}"
             raise ValueError(
                 f"`{method}()` is defined for exactly two raters; got {int(per_group.max())}"
                 f"{where} ({names}). For more raters use {alternatives}, or select two with "

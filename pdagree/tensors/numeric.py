@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._typing import IntArray
-from ..encoding._numeric import NumericEncoded
+from ..encoding import NumericEncoded
 from .data import item_index_of
 
 __all__ = ["NumericData"]

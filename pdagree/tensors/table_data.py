@@ -26,8 +26,7 @@ import pandas as pd
 
 from .._kernels import table as KT
 from .._typing import BoolArray, FloatArray, IntArray
-from ..encoding._contingency import expand_cells
-from ..encoding._encode import Encoded
+from ..encoding import Encoded, expand_cells
 from .data import RatingData
 
 __all__ = ["TableData", "rating_data", "replicate_tables"]
