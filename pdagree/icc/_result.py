@@ -52,8 +52,26 @@ class ICC(Coefficient):
         self, confidence_level: float = 0.95, method: str = "auto", *_: Any, **__: Any
     ) -> Any:
         """The ``confidence_level`` interval from the F distribution (Shrout & Fleiss 1979;
-        McGraw & Wong 1996), as psych and pingouin compute it; ``method`` ``"auto"`` or
-        ``"F"``."""
+        McGraw & Wong 1996), as psych and pingouin compute it.
+
+        Parameters
+        ----------
+        confidence_level : float
+            The interval's coverage, in (0, 1); 0.95 by default.
+        method : {"auto", "F"}
+            Both the F distribution's interval. Other arguments of
+            :meth:`pdagree.Coefficient.confidence_interval` are accepted and ignored.
+
+        Returns
+        -------
+        ConfidenceInterval
+            The named tuple ``(low, high)``.
+
+        Raises
+        ------
+        ValueError
+            Another ``method``, or ``confidence_level`` outside (0, 1).
+        """
         _check_method(method)
         if not 0.0 < confidence_level < 1.0:
             raise ValueError(
@@ -78,7 +96,27 @@ class ICC(Coefficient):
 
     def p_value(self, method: str = "auto", *, rho0: float = 0.0, **_: Any) -> float:
         """The one-sided p-value of the F test of ``ICC = rho0`` (``rho0 = 0``: Shrout &
-        Fleiss's test; otherwise McGraw & Wong's)."""
+        Fleiss's test; otherwise McGraw & Wong's).
+
+        Parameters
+        ----------
+        method : {"auto", "F"}
+            Both the F test. Other arguments of :meth:`pdagree.Coefficient.p_value` are
+            accepted and ignored.
+        rho0 : float
+            The ICC under H0; 0 by default.
+
+        Returns
+        -------
+        float
+            The p-value; nan with an :class:`~pdagree.UndefinedStatisticWarning` for
+            ``rho0`` other than 0 on an incomplete layout.
+
+        Raises
+        ------
+        ValueError
+            Another ``method``.
+        """
         _check_method(method)
         if self.__dict__.get("_incomplete") is not None:
             if rho0 != 0.0 or np.isnan(self.p_value_F):
@@ -91,8 +129,15 @@ class ICC(Coefficient):
         return float(test(self._ms(), self.form, rho0, rho0 != 0.0)["p_value"][0])
 
     def standard_error(self, *_: Any, **__: Any) -> float:
-        """Not defined for an ICC (its interval comes from the F distribution): nan, with an
-        :class:`~pdagree.UndefinedStatisticWarning`."""
+        """Not defined for an ICC (its interval comes from the F distribution).
+
+        The arguments of :meth:`pdagree.Coefficient.standard_error` are accepted and ignored.
+
+        Returns
+        -------
+        float
+            nan, with an :class:`~pdagree.UndefinedStatisticWarning`.
+        """
         warn(
             "an ICC has no standard error in the methods pdagree follows; its interval comes "
             "from the F distribution: use `confidence_interval()`.",
@@ -101,6 +146,15 @@ class ICC(Coefficient):
         return math.nan
 
     def z_test(self, *_: Any, **__: Any) -> Any:
+        """Not defined for an ICC: it is tested with the F distribution.
+
+        The arguments of :meth:`pdagree.Coefficient.z_test` are accepted and ignored.
+
+        Raises
+        ------
+        ValueError
+            Always; use :meth:`p_value` or the ``F`` attribute.
+        """
         raise ValueError("an ICC is tested with the F distribution: use `p_value()` or `.F`.")
 
     def __repr__(self) -> str:

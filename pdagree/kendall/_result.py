@@ -26,15 +26,42 @@ class KendallW(Coefficient):
     df: float
 
     def p_value(self, *_: Any, **__: Any) -> float:
-        """The chi-square test's p-value (Kendall & Babington Smith 1939)."""
+        """The chi-square test's p-value (Kendall & Babington Smith 1939).
+
+        The arguments of :meth:`pdagree.Coefficient.p_value` are accepted and ignored.
+
+        Returns
+        -------
+        float
+            The p-value of ``chi2`` on ``df`` degrees of freedom.
+        """
         from scipy import stats
 
         return float(stats.chi2.sf(self.chi2, self.df))
 
     def confidence_interval(self, *_: Any, **__: Any) -> Any:
+        """Not defined here for Kendall's W, which has a chi-square test.
+
+        The arguments of :meth:`pdagree.Coefficient.confidence_interval` are accepted and
+        ignored.
+
+        Raises
+        ------
+        ValueError
+            Always; use :meth:`p_value`.
+        """
         raise ValueError("Kendall's W has a chi-square test (`p_value()`), no interval here.")
 
     def standard_error(self, *_: Any, **__: Any) -> float:
+        """Not defined here for Kendall's W, which has a chi-square test.
+
+        The arguments of :meth:`pdagree.Coefficient.standard_error` are accepted and ignored.
+
+        Returns
+        -------
+        float
+            nan, with an :class:`~pdagree.UndefinedStatisticWarning`.
+        """
         warn("Kendall's W has no standard error here; see `p_value()`.", UndefinedStatisticWarning)
         return math.nan
 
