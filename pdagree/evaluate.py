@@ -24,7 +24,15 @@ from .result_source import Source
 from .results import Coefficient, result_frame
 from .tensors import RatingData
 
-__all__ = ["INFERENCE_DEFAULTS", "INFERENCE_NOTE", "InferenceOptions", "coefficient", "label"]
+__all__ = [
+    "COEFFICIENT_RETURNS",
+    "INFERENCE_DEFAULTS",
+    "INFERENCE_NOTE",
+    "WEIGHTS_PARAMETER",
+    "InferenceOptions",
+    "coefficient",
+    "label",
+]
 
 Result = Coefficient | pd.DataFrame
 
@@ -49,8 +57,9 @@ INFERENCE_DEFAULTS: dict[str, Any] = {
     "interval": "percentile",
 }
 
-#: Appended to the docstring of every coefficient method (indented as a function's docstring;
-#: numpydoc's section for keyword-only options, rendered after Parameters and Returns).
+#: Added to the docstring of every coefficient method, before its Raises, Warns, Notes,
+#: References or Examples (indented as a function's docstring; numpydoc's section for
+#: keyword-only options, rendered after Parameters and Returns).
 INFERENCE_NOTE = """
     Other Parameters
     ----------------
@@ -72,6 +81,38 @@ INFERENCE_NOTE = """
         Population size of items, for the finite-population correction.
     interval : {"percentile", "basic", "BCa"}
         The bootstrap interval.
+"""
+
+
+#: The ``weights`` parameter of the kappa-type coefficients (``observed``, ``bennett``,
+#: ``fleiss``, ``conger``, ``scott``, ``cohen``, ``gwet``), whose definitions document none.
+WEIGHTS_PARAMETER = """
+    Parameters
+    ----------
+    weights : str, (K, K) array or DataFrame, optional
+        Agreement weights: ``w_kl`` is the credit for one rater choosing category ``k`` and
+        another ``l``, 1 on the diagonal. None (the default) credits exact agreement only.
+        A scheme name, ``"identity"``, ``"linear"``, ``"quadratic"``, ``"ordinal"``,
+        ``"radical"``, ``"ratio"``, ``"circular"`` or ``"bipolar"`` (Gwet 2014, ch. 3),
+        builds the weights on the category values when the labels are numbers (labels 0, 1,
+        10 are not the scale 0, 1, 2) and on the categories' order otherwise (``"ordinal"``
+        always on the order); text labels whose order was not declared
+        (``categories=[...]`` or an ordered Categorical) are refused by every scheme but
+        ``"identity"``. A (K, K) matrix gives the weights over the categories in order (a
+        DataFrame is aligned on its labels). The result's name carries the scheme, e.g.
+        ``"cohen[linear]"``, and ``observed`` and ``expected`` are the weighted ``A_o`` and
+        ``A_e``.
+"""
+
+#: The Returns section of a coefficient method whose definition has none.
+COEFFICIENT_RETURNS = """
+    Returns
+    -------
+    Coefficient or DataFrame
+        The coefficient, a float carrying ``observed`` (``A_o``), ``expected`` (``A_e``),
+        ``n_items``, ``n_raters`` and ``n_categories``, and with ``confidence_level`` its
+        uncertainty (see Other Parameters). With ``by=``, a frame with one row per group
+        and those as columns.
 """
 
 

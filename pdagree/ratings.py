@@ -7,6 +7,8 @@ request); the docstrings are written once, on the definitions, and shown here.
 
 from __future__ import annotations
 
+import inspect
+import re
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, Unpack
@@ -29,7 +31,14 @@ from .definitions import multilabel as _multilabel
 from .definitions import spa as _spa
 from .definitions.spa import SpaWeights
 from .encoding import Encoded, Layout, LayoutSpec, NumericEncoded, encode, numeric_encode
-from .evaluate import INFERENCE_NOTE, InferenceOptions, Result, coefficient
+from .evaluate import (
+    COEFFICIENT_RETURNS,
+    INFERENCE_NOTE,
+    WEIGHTS_PARAMETER,
+    InferenceOptions,
+    Result,
+    coefficient,
+)
 from .icc import ICC
 from .kendall import KendallW
 from .report import report as _report
@@ -71,13 +80,48 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 def _doc(definition: Callable[..., Any], *, inference: bool = True) -> Callable[[_F], _F]:
-    """Give a method its definition's docstring (and, for a coefficient, the inference note)."""
+    """Give a method its definition's docstring and, for a coefficient, the shared sections
+    its definition lacks (``weights``, Returns) and the inference note, each in numpydoc's
+    order of sections."""
 
     def decorate(method: _F) -> _F:
-        method.__doc__ = (definition.__doc__ or "") + (INFERENCE_NOTE if inference else "")
+        doc = definition.__doc__ or ""
+        if inference:
+            if "weights" in inspect.signature(method).parameters:
+                doc = _insert(doc, WEIGHTS_PARAMETER, "Parameters", _SECTIONS)
+            doc = _insert(doc, COEFFICIENT_RETURNS, "Returns", _SECTIONS[2:])
+            doc = _insert(doc, INFERENCE_NOTE, "Other Parameters", _SECTIONS[3:])
+        method.__doc__ = doc
         return method
 
     return decorate
+
+
+#: numpydoc's sections, in its order (those pdagree's docstrings use).
+_SECTIONS = (
+    "Parameters",
+    "Returns",
+    "Other Parameters",
+    "Raises",
+    "Warns",
+    "See Also",
+    "Notes",
+    "References",
+    "Examples",
+)
+
+
+def _insert(doc: str, section: str, name: str, before: Sequence[str]) -> str:
+    """``doc`` with ``section`` (titled ``name``) before the first of the sections
+    ``before``, or at the end; unchanged if ``doc`` has a section ``name`` already."""
+    headers = [re.search(rf"^ *{s}\n *-+\n", doc, re.M) for s in (name, *before)]
+    if headers[0]:
+        return doc
+    starts = [h.start() for h in headers[1:] if h]
+    at = min(starts) if starts else len(doc.rstrip(" "))
+    return (
+        doc[:at].rstrip("\n") + "\n" + section + ("\n" if starts else "") + doc[at:].lstrip("\n")
+    )
 
 
 class Ratings:
@@ -160,12 +204,24 @@ class Ratings:
         layout: Layout | None = None,
         rank: Hashable | None = None,
     ) -> Ratings:
-        """Encode ``df`` (wide, long, counts or contingency layout); see
-        :class:`pdagree.accessor.AgreeAccessor`.
+        """Encode ``df`` (wide, long, counts or contingency layout), as ``df.agree(...)``.
 
         Continuous scores (float columns with values that are not whole numbers) are read as
         numbers, and their categories are encoded only when a method needs them: the numeric
-        measures (:meth:`icc`, :meth:`kendall_w`, :meth:`consensus_scores`, ...) never do."""
+        measures (:meth:`icc`, :meth:`kendall_w`, :meth:`consensus_scores`, ...) never do.
+
+        Parameters
+        ----------
+        df : DataFrame
+            The ratings; never modified.
+        item, rater, label, raters, categories, by, layout, rank
+            As for ``df.agree(...)``: see :class:`pdagree.AgreeAccessor`.
+
+        Returns
+        -------
+        Ratings
+            The encoded ratings.
+        """
         spec = LayoutSpec.of(
             item=item, rater=rater, label=label, raters=raters, categories=categories, by=by,
             layout=layout, rank=rank,

@@ -407,6 +407,11 @@ class Coefficient(Statistic):
             Bootstrap replicates and the seed or :class:`numpy.random.Generator`.
         N
             Population size of items for the finite-population correction ``1 - n / N``.
+
+        Returns
+        -------
+        float
+            The standard error (nan where the method gives none).
         """
         return self._summary(0.95, method, n_resamples, rng, N)["se"]
 
@@ -433,6 +438,24 @@ class Coefficient(Statistic):
         batched kernels, with ``interval="percentile"`` (default), ``"basic"`` or ``"BCa"``.
         With ``by=``, items are resampled within each group by pdagree's own vectorised
         resampler (scipy cannot resample unequal groups in one call): percentile or basic.
+
+        Parameters
+        ----------
+        confidence_level : float
+            The interval's coverage, in (0, 1); 0.95 by default.
+        method : {"auto", "analytic", "large-sample", "jackknife", "bootstrap"}
+            The standard error or resampling used, as above and in :meth:`standard_error`.
+        n_resamples, rng
+            Bootstrap replicates and the seed or :class:`numpy.random.Generator`.
+        N : float
+            Population size of items for the finite-population correction ``1 - n / N``.
+        interval : {"percentile", "basic", "BCa"}
+            The bootstrap interval.
+
+        Returns
+        -------
+        ConfidenceInterval
+            The named tuple ``(low, high)``.
 
         Raises
         ------
@@ -474,6 +497,22 @@ class Coefficient(Statistic):
         ``"auto"`` (the default) is ``"analytic"`` where the literature gives a variance, else
         ``"jackknife"`` (``value / SE`` against t(n - 1) too) where there is one, else
         ``"bootstrap"``.
+
+        Parameters
+        ----------
+        method : {"auto", "analytic", "large-sample", "jackknife", "bootstrap"}
+            The test, as above.
+        alternative : {"greater", "two-sided", "less"}
+            H1.
+        N : float
+            Population size of items for the finite-population correction ``1 - n / N``.
+        n_resamples, rng
+            Bootstrap replicates and the seed or :class:`numpy.random.Generator`.
+
+        Returns
+        -------
+        float
+            The p-value.
         """
         out = self._summary(0.95, method, n_resamples, rng, N, alternative, test_only=True)
         return out["p_value"]
@@ -489,8 +528,7 @@ class Coefficient(Statistic):
     ) -> Any:
         """The test of H0: coefficient = 0, as R irr and SAS PROC FREQ print it.
 
-        Returns a named tuple ``ZTest(z, se_h0, p_value)``; ``p_value`` is
-        :meth:`p_value`'s with the same arguments.
+        ``p_value`` is :meth:`p_value`'s with the same arguments.
 
         Parameters
         ----------
@@ -512,6 +550,11 @@ class Coefficient(Statistic):
             H1; R irr and SAS's two-sided p is ``alternative="two-sided"``.
         N, n_resamples, rng
             As for :meth:`confidence_interval`.
+
+        Returns
+        -------
+        ZTest
+            The named tuple ``(z, se_h0, p_value)``.
 
         Raises
         ------

@@ -129,15 +129,39 @@ class Tally(_Forwarded):
 
     @classmethod  # not CountRatings.from_frame, the type checkers' base (a constructor)
     def from_frame(cls, frame: Any, **arguments: Any) -> Tally:  # type: ignore[override]
-        """A tally of one frame: ``Tally(**arguments).add(frame)``."""
+        """A tally of one frame: ``Tally(**arguments).add(frame)``.
+
+        Parameters
+        ----------
+        frame : DataFrame
+            The first batch.
+        **arguments
+            The keyword arguments of :class:`Tally` (``item``, ``rater``, ``label``,
+            ``raters``, ``categories``, ``by``, ``layout``, ``check_duplicates``).
+
+        Returns
+        -------
+        Tally
+            The new tally, holding ``frame``'s counts.
+        """
         return cls(**arguments).add(frame)
 
     def add(self, batch: Any) -> Tally:
-        """Add a batch (a pandas DataFrame read by the tally's arguments); returns the tally.
+        """Add a batch (a pandas DataFrame read by the tally's arguments).
 
         The batch is checked as the pandas path checks a frame (columns, missing items and
         raters, repeated (item, rater) pairs, within the batch and against earlier ones),
         and the tally is left as it was when the batch is refused.
+
+        Parameters
+        ----------
+        batch : DataFrame
+            Annotations in the layout the tally's arguments describe.
+
+        Returns
+        -------
+        Tally
+            The tally itself, so calls chain.
         """
         trial = Counts.of_frame(batch, self._counts.spec)
         message = trial.missing_by_message()
@@ -222,13 +246,35 @@ class Tally(_Forwarded):
 
     def save(self, path: str | os.PathLike[str], *, compress: bool = False) -> None:
         """Write the tally to ``path`` (a ``.npz`` file: arrays and a JSON header, no pickle;
-        format version 1, see :mod:`pdagree.counting._store`). ``compress=True`` deflates the
-        arrays (``np.savez_compressed``): a file several times smaller, written about ten
-        times slower."""
+        format version 1, see :mod:`pdagree.counting._store`).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file, replaced in one step if it exists.
+        compress : bool, default False
+            Deflate the arrays (``np.savez_compressed``): a file several times smaller,
+            written about ten times slower.
+        """
         write_counts(self._counts, path, compress)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Tally:
-        """The tally :meth:`save` wrote to ``path``; a file of another format version, or
-        a damaged one, is refused with a ``ValueError`` that says which."""
+        """The tally :meth:`save` wrote to ``path``.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            A file written by :meth:`save`.
+
+        Returns
+        -------
+        Tally
+            The tally, ready for more batches.
+
+        Raises
+        ------
+        ValueError
+            A file of another format version, or a damaged one (the message says which).
+        """
         return cls._of(read_counts(path))

@@ -102,8 +102,10 @@ def test_every_registered_coefficient_is_a_ratings_method(name: str) -> None:
     definition = REGISTRY[name]
     assert isinstance(definition, Definition) and definition.name == name
     method = getattr(Ratings, name)
-    # The method's documentation is the definition's, written once.
-    assert method.__doc__.startswith(definition.compute.__doc__)
+    # The method's documentation is the definition's, written once (every line, in order),
+    # with the shared sections it lacks (weights, Returns, the inference options) inserted.
+    lines = iter(method.__doc__.splitlines())
+    assert all(line in lines for line in definition.compute.__doc__.splitlines())
     # The method takes the definition's options (beyond the data) and the inference options.
     wanted = list(inspect.signature(definition.compute).parameters)[1:]
     given = list(inspect.signature(method).parameters)[1:]

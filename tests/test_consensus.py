@@ -334,6 +334,7 @@ def test_the_defaults_give_labels_and_margins_stable_to_1e_4(method: str) -> Non
     )
 
 
+@pytest.mark.slow
 def test_one_coin_with_the_defaults_equals_crowd_kit_run_to_its_end() -> None:
     # Same model, start (majority vote) and M-step: the fixed points are equal, and the
     # defaults stop within 1e-6 of it (the old defaults: 1e-3).
@@ -350,6 +351,7 @@ def test_one_coin_with_the_defaults_equals_crowd_kit_run_to_its_end() -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_same_labels_as_crowd_kit_where_the_posterior_is_clear() -> None:
     aggregation = peer("crowdkit.aggregation")
     shapes = [

@@ -159,6 +159,7 @@ def test_duck_identification_with_glad_and_mace() -> None:
         assert (labels == truth.reindex(labels.index)).mean() >= floor - 1e-9, method
 
 
+@pytest.mark.slow
 def test_glad_equals_crowd_kit_and_mace_agrees_where_clear() -> None:
     aggregation = peer("crowdkit.aggregation")
     df, _, _ = simulate_glad(400, [2.0, 1.0, 0.5, 0.0, -1.0], seed=1, coverage=0.8)

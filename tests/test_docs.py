@@ -211,3 +211,20 @@ def test_the_docs_extra_installs_what_each_notebook_imports(notebook: Path) -> N
         if not names & installed:
             missing[module] = sorted(names)
     assert not missing, f"the `docs` extra does not install {missing} for {notebook.name}"
+
+
+# ---------------------------------------------- #27: one section per kind per release
+
+
+def test_the_changelog_has_one_section_per_kind_per_release() -> None:
+    # [Unreleased] had three "### Added" headings (and two Changed, two Fixed).
+    kinds = {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    releases = re.split(r"^## ", text, flags=re.M)[1:]
+    assert releases and releases[0].startswith("[Unreleased]")
+    for release in releases:
+        headings = re.findall(r"^### (.+)$", release, flags=re.M)
+        assert set(headings) <= kinds, headings
+        assert len(headings) == len(set(headings)), f"{release.splitlines()[0]}: {headings}"
+        order = ["Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"]
+        assert headings == [k for k in order if k in headings]  # Keep a Changelog's order

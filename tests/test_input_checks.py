@@ -204,7 +204,11 @@ def test_labels_that_differ_only_by_unicode_normalisation_are_announced():
 
 def test_ordinary_text_labels_are_not_announced():
     df = pd.DataFrame({"a": ["Nan", "naan", "x"], "b": ["Nan", "naan", "x"]})
-    df.agree()  # 'Nan' (a name) is not one of read_csv's markers; filterwarnings=error
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ratings = df.agree()  # 'Nan' (a name) is not one of read_csv's markers
+    assert [str(w.message) for w in caught] == []
+    assert list(ratings.categories) == ["Nan", "naan", "x"] and ratings.n_items == 3
 
 
 # --------------------------------------------------------------------- point 1: extra columns
@@ -241,11 +245,15 @@ def test_a_long_frames_columns_passed_as_wide_are_announced():
 
 
 def test_continuous_ratings_and_ordinary_ratings_are_not_announced():
-    _rated().agree.fleiss()
     rng = np.random.default_rng(3)
     truth = rng.normal(size=300)
     continuous = pd.DataFrame({f"r{j}": truth + rng.normal(0, 0.1, 300) for j in range(3)})
-    continuous.agree.alpha(level="interval")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ordinary = float(_rated().agree.fleiss())
+        interval = float(continuous.agree.alpha(level="interval"))
+    assert [str(w.message) for w in caught] == []
+    assert 0 < ordinary < 1 and 0.9 < interval <= 1
 
 
 # --------------------------------------------------------------------- point 6: id-like labels
@@ -288,9 +296,13 @@ def test_nominal_coefficients_on_continuous_floats_are_announced(method):
 
 def test_continuous_floats_under_a_metric_are_not_announced():
     df = _continuous_frame()
-    df.agree.alpha(level="interval")
-    df.agree.alpha(level="ratio") if (df > 0).all().all() else None
-    df.agree.fleiss(weights="quadratic")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        values = [float(df.agree.alpha(level="interval"))]
+        values += [float(df.agree.alpha(level="ratio"))] if (df > 0).all().all() else []
+        values += [float(df.agree.fleiss(weights="quadratic"))]
+    assert [str(w.message) for w in caught] == []
+    assert all(0.5 < v <= 1 for v in values), values
 
 
 def test_report_on_continuous_floats_warns_once():
@@ -652,10 +664,16 @@ def test_case_variants_name_only_what_the_unicode_warning_does_not():
 def test_labels_that_only_look_alike_are_not_announced():
     # 'Nan' and 'naan' differ by more than case; numbers and declared labels are the user's
     df = pd.DataFrame({"a": ["Nan", "naan", "x", "xy"], "b": ["Nan", "naan", "x", "x y"]})
-    df.agree()  # filterwarnings=error
-    pd.DataFrame({"a": [1, 2, 1], "b": [1, 2, 2]}).agree()
     cased = pd.DataFrame({"a": ["US", "us", "US"], "b": ["US", "us", "us"]})
-    cased.agree(categories=["US", "us"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        n_categories = [
+            df.agree().n_categories,
+            pd.DataFrame({"a": [1, 2, 1], "b": [1, 2, 2]}).agree().n_categories,
+            cased.agree(categories=["US", "us"]).n_categories,
+        ]
+    assert [str(w.message) for w in caught] == []
+    assert n_categories == [5, 2, 2]  # every label its own category, none merged
 
 
 def test_a_tally_and_dask_announce_case_variants_as_the_pandas_path_does():

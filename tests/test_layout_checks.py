@@ -188,18 +188,22 @@ def test_cli_wide_file_with_no_index_warns(
 @pytest.mark.parametrize("name", datasets.names())
 def test_bundled_datasets_do_not_warn(name: str) -> None:
     df = datasets.load(name)
-    if name == "crowd_sparse":
-        ratings = df.agree(item="item", rater="annotator", label="label")
-        wide = df.pivot(index="item", columns="annotator", values="label")
-        wide.agree()  # 40 sparse rater columns: no warning (filterwarnings = error)
-    elif name == "emails_multilabel":  # long, with primary and secondary labels
-        ratings = df.agree(item="email", rater="annotator", label="label", rank="rank")
-        ratings.multilabel()
-    elif name == "qgstec_simulated":  # one block of rows per criterion
-        ratings = df.agree(by="criterion")
-    else:
-        ratings = df.agree()
-    ratings.report()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if name == "crowd_sparse":
+            ratings = df.agree(item="item", rater="annotator", label="label")
+            wide = df.pivot(index="item", columns="annotator", values="label")
+            assert wide.agree().n_raters == 40  # 40 sparse rater columns: no warning
+        elif name == "emails_multilabel":  # long, with primary and secondary labels
+            ratings = df.agree(item="email", rater="annotator", label="label", rank="rank")
+            ratings.multilabel()
+        elif name == "qgstec_simulated":  # one block of rows per criterion
+            ratings = df.agree(by="criterion")
+        else:
+            ratings = df.agree()
+        report = ratings.report()
+    assert [str(w.message) for w in caught] == []
+    assert len(report) > 0
 
 
 def test_continuous_ratings_are_exempt() -> None:
@@ -223,7 +227,11 @@ def test_fine_integer_scale_shared_by_raters_is_not_flagged() -> None:
 
 def test_small_frames_are_not_judged() -> None:
     wide = ratings_frame(n_items=15)
-    round_trip(wide).agree.fleiss()  # 15 ids: too few rows to tell (no warning)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = float(round_trip(wide).agree.fleiss())  # 15 ids: too few rows to tell
+    assert [str(w.message) for w in caught] == []
+    assert np.isfinite(value)
 
 
 def test_frame_is_unchanged() -> None:

@@ -67,3 +67,28 @@ def test_the_dev_extras_install_what_crowd_kit_imports() -> None:
         if r.marker is None
     }
     assert needed - {"transformers"} <= installed, needed - installed
+
+
+def test_the_crowd_kit_comparisons_are_slow_and_the_test_command_runs_them() -> None:
+    # #27: a test that calls crowd-kit carries the `slow` marker; nothing deselects it
+    import ast
+    import tomllib
+
+    found = []
+    for path in sorted((ROOT / "tests").glob("test_*.py")):
+        if path.name == "test_peers.py":  # reads crowd-kit's metadata, compares nothing
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and "peer('crowdkit" in ast.unparse(node):
+                marks = {ast.unparse(d) for d in node.decorator_list}
+                found.append(node.name)
+                assert "pytest.mark.slow" in marks, f"{path.name}::{node.name}"
+    assert len(found) >= 3
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    addopts = options["tool"]["pytest"]["ini_options"]["addopts"]
+    assert not any(o.startswith("-m") or "slow" in o for o in addopts), addopts
+    script = (ROOT / ".ci" / "test").read_text(encoding="utf-8")
+    pytest_line = next(s for s in script.splitlines() if s.startswith("step python -m pytest"))
+    assert pytest_line.split("#")[0].split() == ["step", "python", "-m", "pytest"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "not slow" not in readme

@@ -103,6 +103,11 @@ def contingency(data: RatingData, a: Hashable, b: Hashable) -> pd.DataFrame:
     Counts the items both rated. With ``by=``, rows are (group, category of ``a``).
     ``table.agree(layout="contingency")`` reads such a table back.
 
+    Parameters
+    ----------
+    a, b : hashable
+        Two raters: wide column names or long ``rater`` values.
+
     Returns
     -------
     DataFrame
@@ -147,19 +152,24 @@ def pairwise(
 ) -> pd.DataFrame:
     """Raters x raters: a two-rater coefficient for every pair.
 
-    ``method`` is ``"cohen"`` (the default), ``"scott"``, ``"observed"`` (proportion of
-    agreement over the items both rated), ``"n_items"`` (how many items both rated, as
-    integers) or, on numeric scores, ``"concordance"`` (Lin's concordance correlation
-    coefficient, :meth:`concordance`, of each pair over the items both scored). ``weights``
-    gives the weighted coefficients (e.g. ``"quadratic"`` for LLM judges scoring 1-10; the
-    schemes of :meth:`cohen`, built on the category values), each pair's entry equal to that
-    pair's ``cohen(weights=...)`` (or ``scott``) on its own. Entries are nan where a pair
-    shares no item or the coefficient is undefined (no warning: the table is a breakdown), and
-    the chance-corrected ones (``"cohen"``, ``"scott"``) also where a pair shares only one
-    item: chance agreement estimated from one item makes kappa -1, 0 or undefined whatever the
-    raters do. Those pairs are announced by one :class:`~pdagree.UndefinedStatisticWarning`
-    (``"observed"`` and ``"n_items"`` keep their values). With ``by=``, rows are (group,
-    rater).
+    Entries are nan where a pair shares no item or the coefficient is undefined (no
+    warning: the table is a breakdown), and the chance-corrected ones (``"cohen"``,
+    ``"scott"``) also where a pair shares only one item: chance agreement estimated from one
+    item makes kappa -1, 0 or undefined whatever the raters do. Those pairs are announced by
+    one :class:`~pdagree.UndefinedStatisticWarning` (``"observed"`` and ``"n_items"`` keep
+    their values). With ``by=``, rows are (group, rater).
+
+    Parameters
+    ----------
+    coefficient : {"cohen", "scott", "observed", "n_items", "concordance"}
+        ``"cohen"`` (the default), ``"scott"``, ``"observed"`` (proportion of agreement over
+        the items both rated), ``"n_items"`` (how many items both rated, as integers) or, on
+        numeric scores, ``"concordance"`` (Lin's concordance correlation coefficient,
+        :meth:`concordance`, of each pair over the items both scored).
+    weights : str, (K, K) array or DataFrame, optional
+        The weighted coefficients (e.g. ``"quadratic"`` for LLM judges scoring 1-10; the
+        schemes of :meth:`cohen`, built on the category values), each pair's entry equal to
+        that pair's ``cohen(weights=...)`` (or ``scott``) on its own.
 
     Returns
     -------
@@ -169,7 +179,7 @@ def pairwise(
         ==============  ==============================================================
         column          holds
         ==============  ==============================================================
-        each rater      ``method`` of the row's rater and this one (1 on the diagonal
+        each rater      ``coefficient`` of the row's rater and this one (1 on the diagonal
                         for the coefficients; ``n_items``: the items each rated)
         ==============  ==============================================================
 
@@ -243,6 +253,15 @@ def per_category(data: RatingData) -> pd.DataFrame:
 
     With ``by=``, rows are (group, category): each group's own categories unless they were
     declared.
+
+    Parameters
+    ----------
+    confidence_level : float, optional
+        Add the uncertainty columns of the kappas at this coverage, in (0, 1).
+    n_resamples : int, default 2000
+        Bootstrap replicates.
+    rng : int or numpy.random.Generator, optional
+        The bootstrap's seed or generator.
 
     Returns
     -------

@@ -400,6 +400,11 @@ def spa_items(
     count), so ``(agreement * weight).sum() / weight.sum()`` is SPA. Indexed like
     :meth:`items`.
 
+    Parameters
+    ----------
+    weights, p
+        As for :meth:`spa`.
+
     Returns
     -------
     DataFrame

@@ -191,6 +191,11 @@ class GradedResponseFit:
         """The likelihood-ratio test of the model with fewer parameters (typically
         ``constrained=True``) against the one with more, fitted to the same ratings.
 
+        Parameters
+        ----------
+        other : GradedResponseFit
+            The other fit, of the same ratings with the same ``quadrature``; either order.
+
         Returns
         -------
         LRTest

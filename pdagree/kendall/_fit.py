@@ -17,10 +17,24 @@ def kendall_w(data: ScoreData, *, correct_ties: bool = True) -> KendallW | pd.Da
 
     Each rater's numeric ratings are ranked over the items (mid-ranks for ties); W is 1
     when every rater ranks the items alike and 0 when their rankings share nothing.
-    ``correct_ties``: the tie correction of Kendall & Babington Smith (1939), as
-    R irr's ``kendall(correct = TRUE)``. Items some rater did not rate are dropped, with a
-    warning. The result carries ``chi2 = m (n - 1) W`` and ``df = n - 1``; ``p_value()`` is
-    the chi-square test. With ``by=``, one row per group.
+    Items some rater did not rate are dropped, with a warning.
+
+    Parameters
+    ----------
+    correct_ties : bool, default True
+        The tie correction of Kendall & Babington Smith (1939), as R irr's
+        ``kendall(correct = TRUE)``.
+
+    Returns
+    -------
+    KendallW or DataFrame
+        W as a float carrying ``chi2 = m (n - 1) W`` and ``df = n - 1`` (``p_value()`` is
+        the chi-square test). With ``by=``, one row per group.
+
+    Raises
+    ------
+    TypeError
+        ``correct_ties`` not True or False.
 
     Examples
     --------
