@@ -129,7 +129,24 @@ class AgreeAccessor(_Forwarded):
     ) -> SpanRatings:
         """This frame's span annotations (entities, segments) as a :class:`SpanRatings`:
         one row per span, character offsets (``end`` exclusive); see
-        :class:`pdagree.spans.SpanRatings`."""
+        :class:`pdagree.SpanRatings`.
+
+        Parameters
+        ----------
+        item, rater, start, end : column names
+            The document, the annotator and the span's character offsets.
+        label : column name, optional
+            The span's label; ``None`` for unlabelled segmentation.
+        text : column name or Series, optional
+            The documents' texts or lengths, for the character-level measures.
+        by : column name or list of them, optional
+            One result per group.
+
+        Returns
+        -------
+        SpanRatings
+            The checked spans.
+        """
         return SpanRatings.from_frame(
             self._df, item=item, rater=rater, start=start, end=end, label=label, text=text, by=by
         )

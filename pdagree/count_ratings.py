@@ -62,6 +62,17 @@ def _refusal(name: str, data: Any, options: dict[str, Any]) -> AnnotationsNeeded
     return None
 
 
+def _refused_doc(name: str, doc: str) -> str:
+    """``Ratings.<name>``'s docstring with the refusal on counts as its first paragraph."""
+    summary, _, rest = doc.partition("\n\n")
+    note = (
+        f"On counts (a tally, a Dask frame) ``{name}()`` raises "
+        ":class:`pdagree.AnnotationsNeeded`: it needs the annotations."
+    )
+    indent = "    " if rest.startswith("    ") else ""
+    return f"{summary}\n\n{indent}{note}\n\n{rest}" if rest else f"{summary}\n\n{note}"
+
+
 def _on_counts(name: str) -> Callable[..., Any]:
     """``Ratings.<name>`` on count tensors, as the capability table says: refused up front
     when the data do not hold what it reads (reading its arguments whether given by position
@@ -75,10 +86,7 @@ def _on_counts(name: str) -> Callable[..., Any]:
         def refused(self: CountRatings, *args: Any, **kwargs: Any) -> Any:
             raise needs_annotations(f"`{name}()`")
 
-        refused.__doc__ = (
-            f"Not available on counts: ``{name}()`` needs the annotations "
-            f"(raises :class:`pdagree.AnnotationsNeeded`); see :meth:`pdagree.Ratings.{name}`."
-        )
+        refused.__doc__ = _refused_doc(name, method.__doc__ or "")
         return refused
 
     @functools.wraps(method)
@@ -156,7 +164,21 @@ class CountRatings(Ratings):
     ) -> pd.DataFrame:
         """:meth:`pdagree.Ratings.report` of the coefficients that count tensors give (by
         default every one of the report's that applies and needs no more; with
-        ``confidence_level``, those with an analytic variance on counts)."""
+        ``confidence_level``, those with an analytic variance on counts).
+
+        Parameters
+        ----------
+        confidence_level : float, optional
+            Add standard errors, intervals and tests at this level (analytic variances).
+        method, n_resamples, rng, coefficients, weights, level
+            As for :meth:`pdagree.Ratings.report` (``method="bootstrap"`` needs the
+            annotations: refused).
+
+        Returns
+        -------
+        DataFrame
+            One row per coefficient, as :meth:`pdagree.Ratings.report`.
+        """
         if confidence_level is not None and method == "bootstrap":
             raise needs_annotations("the item bootstrap (`method='bootstrap'`)")
         named = coefficients.split(",") if isinstance(coefficients, str) else coefficients

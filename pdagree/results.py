@@ -146,6 +146,18 @@ class Statistic(float):
         dominating) remains an open issue. Say which coefficient, which categories and how
         many coders, and report the coefficient with its interval rather than a band alone.
 
+        Parameters
+        ----------
+        scale : {"landis-koch", "altman", "fleiss", "krippendorff"}
+            The published scale; ``"landis-koch"`` by default.
+
+        Returns
+        -------
+        str
+            The band's name, e.g. ``"moderate"``.
+
+        Examples
+        --------
         >>> from pdagree import Coefficient
         >>> Coefficient(0.43, name="k", observed=0.5, expected=0.1, n_items=1, n_raters=2,
         ...             n_categories=2, categories=(0, 1)).interpret()

@@ -22,6 +22,9 @@ exports), checked, as the ``pdagree`` command does.
 
 from ._label_studio import read_label_studio
 from ._prodigy import read_prodigy
-from ._table import FORMATS, TOOLS, format_of, read_table
+from ._table import FORMATS as FORMATS
+from ._table import TOOLS as TOOLS
+from ._table import format_of as format_of
+from ._table import read_table
 
-__all__ = ["FORMATS", "TOOLS", "format_of", "read_label_studio", "read_prodigy", "read_table"]
+__all__ = ["read_label_studio", "read_prodigy", "read_table"]

@@ -71,7 +71,13 @@ class BlandAltman:
     differences: FloatArray = field(repr=False)
 
     def to_frame(self) -> pd.DataFrame:
-        """One labelled row: the bias, the limits and their intervals."""
+        """One labelled row: the bias, the limits and their intervals.
+
+        Returns
+        -------
+        DataFrame
+            One row indexed ``"rater_a - rater_b"``.
+        """
         row = {name: getattr(self, name) for name in COLUMNS}
         index = pd.Index([f"{plain(self.rater_a)} - {plain(self.rater_b)}"], name="raters")
         return pd.DataFrame([row], index=index)

@@ -102,7 +102,18 @@ class Concordance(Statistic):
     high: float | None
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
-        """Lin's interval at ``confidence_level``, through Fisher's z."""
+        """Lin's interval at ``confidence_level``, through Fisher's z.
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+            The interval's level.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``.
+        """
         level = check_confidence_level(confidence_level)
         low, high = lin_interval(np.array([float(self)]), np.array([self.se_z]), level)
         return ConfidenceInterval(float(low[0]), float(high[0]))

@@ -49,7 +49,13 @@ class ScoreConsensus:
     variance_components: pd.Series | pd.DataFrame
 
     def to_frame(self) -> pd.DataFrame:
-        """The per-item scores (:attr:`scores`)."""
+        """The per-item scores (:attr:`scores`).
+
+        Returns
+        -------
+        DataFrame
+            A copy of :attr:`scores`.
+        """
         return self.scores.copy()
 
     def __repr__(self) -> str:

@@ -72,7 +72,18 @@ class CronbachAlpha(Statistic):
     high: float | None
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
-        """Feldt's (1965) interval at ``confidence_level`` (pingouin's ``ci``)."""
+        """Feldt's (1965) interval at ``confidence_level`` (pingouin's ``ci``).
+
+        Parameters
+        ----------
+        confidence_level : float, default 0.95
+            The interval's level.
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``.
+        """
         level = check_confidence_level(confidence_level)
         one = np.array([float(self)])
         low, high = feldt_interval(

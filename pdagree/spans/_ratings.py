@@ -59,7 +59,28 @@ class SpanRatings:
         text: Any = None,
         by: Hashable | Sequence[Hashable] | None = None,
     ) -> SpanRatings:
-        """Read ``df``'s spans (see the class docstring)."""
+        """Read ``df``'s spans (see the class docstring).
+
+        Parameters
+        ----------
+        df : DataFrame
+            One row per span (and one without offsets per document marked with none).
+        item, rater, start, end : column names
+            The document, the annotator and the span's character offsets (``end`` exclusive).
+        label : column name, optional
+            The span's label; ``None`` for unlabelled segmentation.
+        text : column name or Series, optional
+            The documents' texts or lengths (a column, or a Series indexed by item): the
+            characters the character-level measures read; default, each document's furthest
+            span end.
+        by : column name or list of them, optional
+            One result per group.
+
+        Returns
+        -------
+        SpanRatings
+            The checked spans.
+        """
         return cls(
             span_data(
                 df, item=item, rater=rater, start=start, end=end, label=label, text=text, by=by
@@ -97,46 +118,146 @@ class SpanRatings:
         ``match="exact"``: the same start, end and label; ``"overlap"``: the same label and at
         least one shared character, each span matched at most once, greedily by the largest
         overlap (ties: the earlier span). Two annotators who both marked nothing agree (1.0).
+
+        Parameters
+        ----------
+        match : {"exact", "overlap"}, default "exact"
+            ``"exact"``: the same start, end and label; ``"overlap"``: the same label and at
+            least one shared character, each span matched at most once, greedily by the
+            largest overlap.
+        by_label : bool, default False
+            One row per pair of annotators and label.
+
+        Returns
+        -------
+        DataFrame
+            ``precision``, ``recall``, ``f1``, ``n_a``, ``n_b``, ``n_matched`` per pair.
         """
         return _tables.pairwise_f1(self._data, match, by_label)
 
     def f1(self, match: Match = "exact") -> float | pd.Series:
         """The mean of :meth:`pairwise_f1`'s ``f1`` over pairs (Prodigy's pairwise F1); with
-        ``by=``, one value per group."""
+        ``by=``, one value per group.
+
+        Parameters
+        ----------
+        match : {"exact", "overlap"}, default "exact"
+            ``"exact"``: the same start, end and label; ``"overlap"``: the same label and at
+            least one shared character, each span matched at most once, greedily by the
+            largest overlap.
+
+        Returns
+        -------
+        float or Series
+            The mean F1 (per group with ``by=``).
+        """
         return _tables.f1(self._data, match)
 
     def per_label(self, match: Match = "exact") -> pd.DataFrame:
-        """Per label: the mean over pairs of their F1 on it, with the spans and matches."""
+        """Per label: the mean over pairs of their F1 on it, with the spans and matches.
+
+        Parameters
+        ----------
+        match : {"exact", "overlap"}, default "exact"
+            ``"exact"``: the same start, end and label; ``"overlap"``: the same label and at
+            least one shared character, each span matched at most once, greedily by the
+            largest overlap.
+
+        Returns
+        -------
+        DataFrame
+            ``f1``, ``n_pairs``, ``n_a``, ``n_b``, ``n_matched`` per label.
+        """
         return _tables.per_label(self._data, match)
 
     def token_agreement(self, unit: str = "char") -> Ratings:
         """The characters of the documents two or more annotators annotated as
         :class:`~pdagree.Ratings` (categories ``"O"`` and the labels), so that every
-        coefficient applies: ``.alpha()``, ``.cohen()``, ``.fleiss()``, ``.report()``."""
+        coefficient applies: ``.alpha()``, ``.cohen()``, ``.fleiss()``, ``.report()``.
+
+        Parameters
+        ----------
+        unit : {"char"}, default "char"
+            The unit: characters.
+
+        Returns
+        -------
+        Ratings
+            One item per character, categories ``"O"`` and the labels.
+        """
         return _tokens.token_agreement(self._data, unit)
 
     def consensus(self, min_votes: int | None = None) -> pd.DataFrame:
         """Consensus spans: the maximal runs of characters that more than half of a
         document's annotators (or ``min_votes``) gave the same label; ``votes`` and
-        ``n_raters`` beside each."""
+        ``n_raters`` beside each.
+
+        Parameters
+        ----------
+        min_votes : int, optional
+            The annotators a character needs; default, more than half of the document's.
+
+        Returns
+        -------
+        DataFrame
+            ``start``, ``end``, ``label``, ``votes``, ``n_raters`` per consensus span, indexed
+            by document.
+        """
         return _consensus.consensus(self._data, min_votes)
 
     def per_rater(self, match: Match = "exact") -> pd.DataFrame:
         """Each annotator against the consensus of the others (leave-one-out), over the
         documents shared with others: ``n_items``, ``precision`` (their spans the others'
         consensus has), ``recall`` (the consensus spans they have), ``f1``, ``n_spans``,
-        ``n_reference`` and ``n_matched``; the span analogue of :meth:`Ratings.per_rater`."""
+        ``n_reference`` and ``n_matched``; the span analogue of :meth:`Ratings.per_rater`.
+
+        Parameters
+        ----------
+        match : {"exact", "overlap"}, default "exact"
+            ``"exact"``: the same start, end and label; ``"overlap"``: the same label and at
+            least one shared character, each span matched at most once, greedily by the
+            largest overlap.
+
+        Returns
+        -------
+        DataFrame
+            One row per annotator (with ``by=``: group, annotator).
+        """
         return _per_rater.per_rater(self._data, match)
 
     def items(self, match: Match = "exact") -> pd.DataFrame:
         """Per document, for review queues: ``n_raters``, ``n_spans``, ``min_spans`` and
         ``max_spans`` (per annotator), ``f1`` (the mean over its pairs of annotators) and
-        ``n_disputed`` (the distinct spans not every annotator gave)."""
+        ``n_disputed`` (the distinct spans not every annotator gave).
+
+        Parameters
+        ----------
+        match : {"exact", "overlap"}, default "exact"
+            ``"exact"``: the same start, end and label; ``"overlap"``: the same label and at
+            least one shared character, each span matched at most once, greedily by the
+            largest overlap.
+
+        Returns
+        -------
+        DataFrame
+            One row per document.
+        """
         return _tables.items(self._data, match)
 
     def alpha_u(self, *, by_label: bool = False) -> float | pd.Series | pd.DataFrame:
         """Krippendorff's unitizing alpha (1995; 2004): the documents every annotator
         annotated laid end to end as one continuum, units and gaps compared by their
         beginnings and ends; over the labels (``1 - mean D_o / mean D_e``) or, with
-        ``by_label``, one value per label. See :mod:`pdagree.spans._unitizing`."""
+        ``by_label``, one value per label. See :mod:`pdagree.spans._unitizing`.
+
+        Parameters
+        ----------
+        by_label : bool, default False
+            One value per label (with ``by=``, a DataFrame: groups x labels).
+
+        Returns
+        -------
+        float, Series or DataFrame
+            Krippendorff's alpha_u.
+        """
         return _unitizing.alpha_u(self._data, by_label)
