@@ -132,6 +132,12 @@ def test_flags_maps_every_spelling() -> None:
     assert flags("pass layout='contingency'") == "pass --layout contingency"
     assert flags("`by` does not apply") == "`--by` does not apply"
     assert flags("`n_resamples` must be") == "`--resamples` must be"
+    assert flags("declare `categories=[...]` in your order") == (
+        "declare `--categories A,B,...` in your order"
+    )
+    assert flags("an id column (df.set_index('doc') or read_csv(..., index_col='doc'))") == (
+        "an id column (--index-col 'doc')"
+    )
     assert flags("a plain message") == "a plain message"
 
 

@@ -64,6 +64,8 @@ _FLAGS: tuple[tuple[str, str], ...] = (
     (r"`keep_default_na`", "`--no-default-na`"),
     (r"\bformat='([a-z-]+)'", r"--from \1"),
     (r"`format`", "`--from`"),
+    (r"`categories=\[\.\.\.\]`", "`--categories A,B,...`"),
+    (r"\(df\.set_index\(([^)]*)\) or read_csv\(\.\.\., index_col=[^)]*\)\)", r"(--index-col \1)"),
     (r"`item=`, `rater=`, `label=`", "--item, --rater, --label"),
     (r"`(item|rater|label|raters|categories|by|layout)=?`", r"`--\1`"),
     (r"\blayout='(wide|long|counts|contingency)'", r"--layout \1"),
