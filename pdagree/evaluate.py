@@ -21,7 +21,8 @@ from ._warnings import PdagreeWarning, warn
 from .category_sets import compute
 from .definitions import Components, get
 from .result_source import Source
-from .results import Coefficient, result_frame
+from .result_tables import result_frame
+from .results import Coefficient
 from .tensors import RatingData
 
 __all__ = [

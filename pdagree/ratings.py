@@ -42,7 +42,7 @@ from .evaluate import (
 from .icc import ICC
 from .kendall import KendallW
 from .report import report as _report
-from .results import html_table
+from .result_tables import html_table
 from .tensors import RatingData
 from .tensors.data import Weights
 from .tensors.numeric import NumericData

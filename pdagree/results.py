@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import pandas as pd
@@ -594,29 +594,7 @@ class Coefficient(Statistic):
         )
 
 
-def html_table(title: str, rows: Mapping[str, Any]) -> str:
-    """A two-column HTML table (name, value) under ``title``, every text escaped: how
-    notebooks show a :class:`~pdagree.Ratings`."""
-    body = "".join(
-        f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
-        f"<td style='text-align:left'>{html.escape(str(v))}</td></tr>"
-        for k, v in rows.items()
-    )
-    return f"<table><caption>{html.escape(title)}</caption>{body}</table>"
-
-
 def register_plot(name: str, chart: Callable[..., Any]) -> None:
     """Make ``chart(result, ax=None, **options)`` draw the results called ``name`` (before
     any ``[...]``; ``""`` for every other coefficient) for :meth:`Coefficient.plot`."""
     _PLOTS[name] = chart
-
-
-def result_frame(
-    groups: pd.Index,
-    columns: Mapping[str, Any],
-    name: str,
-) -> pd.DataFrame:
-    """The ``by=`` form of a result: one row per group, one column per member."""
-    frame = pd.DataFrame({"name": name, **columns}, index=groups)
-    frame.attrs["coefficient"] = name
-    return frame

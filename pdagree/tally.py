@@ -37,7 +37,7 @@ from .count_ratings import CountRatings
 from .counting import check_labels, read_counts, write_counts
 from .counting.state import Counts
 from .encoding import LayoutSpec, mixed_kinds_hint
-from .results import html_table
+from .result_tables import html_table
 from .tensors.count_data import check_declared, count_data
 
 __all__ = ["FORWARDED", "Tally"]
