@@ -320,7 +320,9 @@ def weighted_alpha_sums(
     total = np.bincount(group, weights=times(m, np.where(pairable, r, 0.0)), minlength=n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
         rbar = total / n2
-        agreeing = (nik * (nik @ weights.T - 1.0)).sum(axis=-1)
+        # n* = n W' (n itself for identity weights: no matrix product over the items).
+        weighted = nik if _is_identity(weights) else nik @ weights.T
+        agreeing = (nik * (weighted - 1.0)).sum(axis=-1)
         share = np.where(pairable, agreeing / np.where(pairable, r - 1.0, 1.0), 0.0)
         observed_prime = np.bincount(group, weights=times(m, share), minlength=n_groups) / (
             n2 * rbar

@@ -252,32 +252,15 @@ def light_leave_one_out(
         j = pair_of[(g_of * n_raters + r1) * n_raters + r2]
         by_cells = np.where((j >= 0)[:, None], fixes[(np.maximum(j, 0) * k + k1) * k + k2], 0.0)
         del every, g_of, rest, first, second, r1, k1, r2, k2, j
-    quadratic = None
-    if by_cells is not None and n_groups == 1:
-        cells_2 = by_cells.reshape(width, width, 2)
-        quadratic = (np.ascontiguousarray(cells_2[..., 0]), np.ascontiguousarray(cells_2[..., 1]))
     num = np.zeros((n_items, 2))
     starts = np.r_[0, np.cumsum(sizes)].astype(np.int64)
     table = np.column_stack([table_k, table_u])
-    if quadratic is None:  # chunks of about CHUNK / 4 annotation pairs
-        spans = _chunks(sizes * (sizes + 1) / 2.0, CHUNK >> 2)
-    else:  # chunks of about CHUNK / 2 (item, cell) counts
-        spans = _chunks(np.full(n_items, float(width)), CHUNK >> 1)
-    for lo, hi in spans:
+    for lo, hi in _chunks(sizes * (sizes + 1) / 2.0, CHUNK >> 2):
         span = slice(starts[lo], starts[hi])
         size = sizes[lo:hi]
         rr, kk = _in_item_order(rater, order, span), _in_item_order(code, order, span)
         gg = np.repeat(group_of_item[lo:hi], size)
         num[lo:hi] = _segment_sums(table[(gg * n_raters + rr) * k + kk], size)
-        if quadratic is not None:
-            # One group: the item's pairs sum to n_i' F n_i / 2 over its (rater, category)
-            # counts n_i, F symmetric with a zero diagonal (a rater pairs with no one twice).
-            local = np.repeat(np.arange(hi - lo), size) * width + rr * k + kk
-            counts = np.bincount(local, minlength=(hi - lo) * width).reshape(hi - lo, width)
-            counts = counts.astype(np.float64)
-            for col, f in enumerate(quadratic):
-                num[lo:hi, col] += 0.5 * np.einsum("ic,ic->i", counts @ f, counts)
-            continue
         x, y = _within_items(size)
         if not len(x):
             continue
