@@ -12,6 +12,11 @@ before) and the process's peak resident set during that call (frame and interpre
 included, as issue #26 measured it). It prints one Markdown table, the ratios in the last
 rows. ``PYTHONPATH`` chooses the pdagree that is measured (e.g. an export of an earlier
 commit).
+
+``--paired`` times ``report()`` and ``report(0.95)`` in one interpreter instead, alternating
+them ``--repeats`` times on fresh ``Ratings`` of the same frame, and prints each round's
+ratio, the ratio of the best times and the median ratio: on a shared machine the load moves
+between two processes more than between two neighbouring calls.
 """
 
 from __future__ import annotations
@@ -82,15 +87,47 @@ def _child(variant: str, n: int, raters: int, repeats: int) -> None:
     print(json.dumps(out))
 
 
+def _paired(n: int, raters: int, repeats: int) -> None:
+    from data import labelled_frame
+
+    import pdagree  # noqa: F401  (registers the accessor)
+
+    def run(frame: Any, **options: Any) -> Any:
+        return frame.agree(item="item", rater="rater", label="label").report(**options)
+
+    run(labelled_frame(2000, n_raters=raters), confidence_level=0.95, rng=0)  # lazy imports
+    frame = labelled_frame(n, n_raters=raters)
+    plain, with_ci = [], []
+    for _ in range(repeats):
+        for times, options in ((plain, {}), (with_ci, {"confidence_level": 0.95, "rng": 0})):
+            gc.collect()
+            start = time.perf_counter()
+            run(frame, **options)
+            times.append(time.perf_counter() - start)
+    ratios = sorted(b / a for a, b in zip(plain, with_ci, strict=True))
+    print(f"{n:,} annotations ({raters} raters per item), {repeats} rounds in one process\n")
+    print("| round | `report()` | `report(0.95)` | ratio |")
+    print("|---|---|---|---|")
+    for i, (a, b) in enumerate(zip(plain, with_ci, strict=True), 1):
+        print(f"| {i} | {a:.2f} s | {b:.2f} s | {b / a:.2f}x |")
+    best = min(with_ci) / min(plain)
+    print(f"| best | {min(plain):.2f} s | {min(with_ci):.2f} s | {best:.2f}x |")
+    print(f"| median ratio | | | {ratios[len(ratios) // 2]:.2f}x |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--annotations", type=float, default=1e6)
     parser.add_argument("--raters", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--variants", default=";".join(VARIANTS), help="separated by ;")
+    parser.add_argument("--paired", action="store_true", help="time both in one process")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     n = int(args.annotations)
+    if args.paired:
+        _paired(n, args.raters, args.repeats)
+        return
     if args.child:
         _child(args.child, n, args.raters, args.repeats)
         return

@@ -176,7 +176,8 @@ def coefficient(
     definition = get(name)
     if not definition.on_table:  # a contingency table read as one item per count
         data = data.rows
-    result = label(data, compute(definition, data, arguments))
+    parts = compute(definition, data, arguments)
+    result = label(data, parts)
     # SPA's `weights` weigh items, not categories: a nominal reading whatever they are.
     reading = arguments if definition.weights else {**arguments, "weights": None}
     if check_labels and nominal_on_continuous(data, reading):
@@ -189,6 +190,7 @@ def coefficient(
             confidence_level=level,
             **{k: chosen[k] for k in ("method", "n_resamples", "rng", "interval")},
             population=chosen["N"],
+            parts=parts,  # the value above: not computed again for its interval
         )
         if isinstance(result, pd.DataFrame):
             for key, column in summary.items():

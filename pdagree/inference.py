@@ -34,7 +34,7 @@ import numpy as np
 from ._typing import FloatArray
 from ._warnings import UndefinedStatisticWarning, warn
 from .category_sets import compute, per_category_set, scatter_arrays
-from .definitions import Definition, get
+from .definitions import Components, Definition, get
 from .encoding import plain
 from .resampling import bootstrap_values, scipy_bootstrap, table_bootstrap
 from .tensors import RatingData
@@ -205,12 +205,19 @@ def analytic(
     options: dict[str, Any],
     population: float,
     jackknife: bool = False,
+    parts: Components | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Value, Gwet's standard error (``jackknife``: the jackknife's over items) and the
-    number of rated items, per group."""
+    number of rated items, per group. ``parts``: the coefficient's components on ``data``,
+    already computed (the caller's value), so that they are not computed twice; used when
+    every group has the same categories (otherwise each set of categories is its own)."""
     variance = definition.jackknife if jackknife else definition.variance
     if variance is None:  # pragma: no cover - check_method refuses it first
         raise ValueError(f"no such variance for `{definition.name}`")
+    if parts is not None and data.category_mask is None:
+        var, n = variance(data, options, parts, population)
+        _check_sample_within_population(n, population)
+        return parts.value, np.sqrt(var), n
 
     def run(sub: RatingData, options: dict[str, Any]) -> tuple[Any, Any, Any]:
         parts = compute(definition, sub, options)
@@ -247,6 +254,7 @@ def summarise(
     alternative: str = "greater",
     interval: str = "percentile",
     test_only: bool = False,
+    parts: Components | None = None,
 ) -> dict[str, FloatArray]:
     """Per-group ``se``, ``low``, ``high``, ``z``, ``se_h0``, ``p_value`` and ``ci_method``
     (the method used) for one coefficient; a pdagree warning where the value is defined but
@@ -255,7 +263,8 @@ def summarise(
     ``z`` is ``value / se_h0`` for method='large-sample' (``se_h0``: the standard error under
     H0) and ``value / se`` otherwise (``se_h0`` is nan). ``test_only``: for ``z_test()`` and
     ``p_value()``, where method='large-sample' on Fleiss' kappa or Scott's pi gives the test
-    alone (``se``, ``low`` and ``high`` nan).
+    alone (``se``, ``low`` and ``high`` nan). ``parts``: the coefficient's components on
+    ``data`` with ``kwargs`` when the caller has them (its value), not computed again.
     """
     level = check_confidence_level(confidence_level)
     check_method(method, method_name, test_only)
@@ -264,7 +273,8 @@ def summarise(
     chosen = resolve_method(method, definition, data, kwargs)
     se_h0: FloatArray | None = None
     if chosen in ("analytic", "jackknife"):
-        value, se, n = analytic(data, definition, kwargs, population, chosen == "jackknife")
+        jackknife = chosen == "jackknife"
+        value, se, n = analytic(data, definition, kwargs, population, jackknife, parts)
         low, high, z, p = t_summary(value, se, n, level, alternative)
     elif chosen == "large-sample":
         data.require_rows("method='large-sample'")
@@ -276,7 +286,7 @@ def summarise(
         resamples = check_resamples(n_resamples)
         data.require_items(f"the item bootstrap of `{method_name}`")
         kind = check_interval(interval)
-        value = compute(definition, data, kwargs).value
+        value = (parts if parts is not None else compute(definition, data, kwargs)).value
         if data.enc.groups is None:
             # A contingency table's cells are drawn from the multinomial; items otherwise.
             resample = table_bootstrap if isinstance(data, TableData) else scipy_bootstrap

@@ -528,6 +528,18 @@ def test_weighted_alpha(data: Data, weights: FloatArray, population: float) -> N
         var_g, n_g = variance.weighted_alpha_variance(alone.nik, sym, alone.group, 1, population)
         close(var[g], var_g[0])
         close(n[g], n_g[0])
+    # The sums the variance reuses: the components first, then per item and per group.
+    sums = agreement.weighted_alpha_sums(data.nik, sym, data.group, data.n_groups)
+    for got, expected in zip(sums[:4], parts, strict=True):
+        np.testing.assert_array_equal(got, expected)
+    for g in range(data.n_groups):
+        alone = data.alone(g)
+        sums_g = agreement.weighted_alpha_sums(alone.nik, sym, alone.group, 1)
+        items = data.group == g
+        for at in (4, 5, 6):
+            close(sums[at][items], sums_g[at])
+        for at in (0, 1, 2, 3, 7, 8):
+            close(sums[at][g], sums_g[at][0])
 
 
 # ------------------------------------------------------------------------- SPA kernels
@@ -776,6 +788,7 @@ COVERED: dict[str, str] = {
     "variance.table_variance": "test_table_variance",
     "variance.fleiss_null_variance": "test_fleiss_null_variance",
     "agreement.weighted_alpha_components": "test_weighted_alpha",
+    "agreement.weighted_alpha_sums": "test_weighted_alpha",
     "variance.weighted_alpha_variance": "test_weighted_alpha",
     "spa.spa_item_agreement": "test_spa_item_agreement_leading_axes",
     "spa.pooled_distribution": "test_pooled_distribution",

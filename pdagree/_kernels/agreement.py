@@ -9,12 +9,15 @@ the various ``A_e``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ._segment import segment_sum, times
-from ._typing import FloatArray, IntArray, as_float
+from ._typing import BoolArray, FloatArray, IntArray, as_float
 
 __all__ = [
+    "AlphaSums",
     "bennett_expected",
     "chance_corrected",
     "conger_expected",
@@ -29,6 +32,7 @@ __all__ = [
     "pairable_mean",
     "rater_proportions",
     "weighted_alpha_components",
+    "weighted_alpha_sums",
 ]
 
 
@@ -281,6 +285,34 @@ def weighted_alpha_components(
     ``A_e = sum_kl w_kl pi_k pi_l``; alpha is ``(A_o - A_e) / (1 - A_e)`` (Gwet 2014, ch. 4),
     which equals Krippendorff's ``1 - D_o / D_e`` for ``delta2 = 1 - w``.
     """
+    s = weighted_alpha_sums(nik, weights, group, n_groups, m)
+    return s.observed, s.expected, s.observed_prime, s.n2
+
+
+class AlphaSums(NamedTuple):
+    """:func:`weighted_alpha_components` and the arrays they come from, for the variance to
+    reuse (:func:`~pdagree._kernels.variance.weighted_alpha_variance`)."""
+
+    observed: FloatArray  #: ``A_o`` per group
+    expected: FloatArray  #: ``A_e`` per group
+    observed_prime: FloatArray  #: ``A_o'`` per group
+    n2: FloatArray  #: pairable items ``n'`` per group
+    r: FloatArray  #: ratings per item
+    pairable: BoolArray  #: ``r_i >= 2`` per item
+    agreeing: FloatArray  #: ``sum_k n_ik (n*_ik - 1)`` per item
+    total: FloatArray  #: ``sum_i r_i`` over the pairable items, per group
+    rbar: FloatArray  #: ``total / n'`` per group
+
+
+def weighted_alpha_sums(
+    nik: FloatArray,
+    weights: FloatArray,
+    group: IntArray,
+    n_groups: int,
+    m: FloatArray | None = None,
+) -> AlphaSums:
+    """:func:`weighted_alpha_components` with the per-item arrays and per-group sums they
+    come from (:class:`AlphaSums`), computed once for the value and its variance."""
     r = nik.sum(axis=-1)
     pairable = r >= 2
     fp = pairable.astype(np.float64)
@@ -288,7 +320,9 @@ def weighted_alpha_components(
     total = np.bincount(group, weights=times(m, np.where(pairable, r, 0.0)), minlength=n_groups)
     with np.errstate(invalid="ignore", divide="ignore"):
         rbar = total / n2
-        agreeing = (nik * (nik @ weights.T - 1.0)).sum(axis=-1)
+        # n* = n W' (n itself for identity weights: no matrix product over the items).
+        weighted = nik if _is_identity(weights) else nik @ weights.T
+        agreeing = (nik * (weighted - 1.0)).sum(axis=-1)
         share = np.where(pairable, agreeing / np.where(pairable, r - 1.0, 1.0), 0.0)
         observed_prime = np.bincount(group, weights=times(m, share), minlength=n_groups) / (
             n2 * rbar
@@ -298,4 +332,14 @@ def weighted_alpha_components(
         kept = times(m, np.where(pairable[:, None], nik, 0.0))
         pi = segment_sum(kept, group, n_groups) / total[:, None]
     expected = np.einsum("gk,kl,gl->g", pi, weights, pi)
-    return as_float(observed), as_float(expected), as_float(observed_prime), as_float(n2)
+    return AlphaSums(
+        as_float(observed),
+        as_float(expected),
+        as_float(observed_prime),
+        as_float(n2),
+        as_float(r),
+        pairable,
+        as_float(agreeing),
+        as_float(total),
+        as_float(rbar),
+    )

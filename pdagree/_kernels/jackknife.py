@@ -83,6 +83,12 @@ def _within_items(sizes: IntArray) -> tuple[IntArray, IntArray]:
     return first, first + 1 + offset
 
 
+def _in_item_order(values: IntArray, order: IntArray | None, span: slice) -> IntArray:
+    """``values`` of the annotations ``span`` of the item order: ``values[order[span]]``, or
+    ``values[span]`` when ``order`` is ``None`` (``values`` already in item order)."""
+    return values[span] if order is None else values[order[span]]
+
+
 def _segment_sums(values: FloatArray, sizes: IntArray) -> FloatArray:
     """Sums of ``values`` (rows along the first axis) over consecutive segments of
     ``sizes`` (0 for an empty segment)."""
@@ -168,7 +174,7 @@ CELL_KEYS = 1 << 20
 def light_leave_one_out(
     group_of_item: IntArray,
     sizes: IntArray,
-    order: IntArray,
+    order: IntArray | None,
     rater: IntArray,
     code: IntArray,
     nck: FloatArray,
@@ -176,10 +182,11 @@ def light_leave_one_out(
     min_shared: int,
 ) -> FloatArray:
     """Light's kappa without each item, (n_items,) (only rated items' values are
-    meaningful). ``order`` puts the annotations (``rater``, ``code``) in item order, ``sizes``
-    of them per item; ``nck`` (G, R, K) are the raters' category counts, ``pairs`` the rater
-    pairs sharing items ``(group, a, b, n_common, agree)`` (``a < b``, sorted by group, a,
-    b), ``min_shared`` the fewest co-rated items a pair's kappa needs."""
+    meaningful). ``order`` puts the annotations (``rater``, ``code``) in item order (``None``:
+    they are), ``sizes`` of them per item; ``nck`` (G, R, K) are the raters' category
+    counts, ``pairs`` the rater pairs sharing items ``(group, a, b, n_common, agree)``
+    (``a < b``, sorted by group, a, b), ``min_shared`` the fewest co-rated items a pair's
+    kappa needs."""
     n_groups, n_raters, k = nck.shape
     n_items = len(group_of_item)
     pg, pa, pb, n_common, agree = pairs
@@ -251,9 +258,8 @@ def light_leave_one_out(
     for lo, hi in _chunks(sizes * (sizes + 1) / 2.0, CHUNK >> 2):
         span = slice(starts[lo], starts[hi])
         size = sizes[lo:hi]
-        ann = order[span]
-        rr, kk, gg = rater[ann], code[ann], np.repeat(group_of_item[lo:hi], size)
-        del ann
+        rr, kk = _in_item_order(rater, order, span), _in_item_order(code, order, span)
+        gg = np.repeat(group_of_item[lo:hi], size)
         num[lo:hi] = _segment_sums(table[(gg * n_raters + rr) * k + kk], size)
         x, y = _within_items(size)
         if not len(x):
@@ -289,14 +295,15 @@ def light_leave_one_out(
 def bias_leave_one_out(
     group_of_item: IntArray,
     sizes: IntArray,
-    order: IntArray,
+    order: IntArray | None,
     rater: IntArray,
     code: IntArray,
     nck: FloatArray,
 ) -> FloatArray:
     """Artstein & Poesio's bias ``A_e(pi) - A_e(kappa)`` without each item, (n_items,)
     (only rated items' values are meaningful). ``order`` puts the annotations (``rater``,
-    ``code``, one per (item, rater)) in item order, ``sizes`` of them per item; ``nck``
+    ``code``, one per (item, rater)) in item order (``None``: they are), ``sizes`` of them per
+    item; ``nck``
     (G, R, K) are the raters' category counts."""
     n_groups, n_raters, k = nck.shape
     n_items = len(group_of_item)
@@ -310,10 +317,10 @@ def bias_leave_one_out(
     def chunk(lo: int, hi: int) -> tuple[IntArray, IntArray, IntArray, FloatArray]:
         """The annotations of items ``lo:hi``: their item (from ``lo``), (group, rater,
         category) cell, category and ``1 / r_i``."""
-        ann = order[starts[lo] : starts[hi]]
+        span = slice(starts[lo], starts[hi])
         local = np.repeat(np.arange(hi - lo), sizes[lo:hi])
-        kk = code[ann]
-        at = (group_of_item[lo:hi][local] * n_raters + rater[ann]) * k + kk
+        kk = _in_item_order(code, order, span)
+        at = (group_of_item[lo:hi][local] * n_raters + _in_item_order(rater, order, span)) * k + kk
         return local, at, kk, inv_r[lo:hi][local]
 
     # A_e(pi) = sum_k pi_k^2, pi_k the mean over rated items of n_ik / r_i.
@@ -321,7 +328,7 @@ def bias_leave_one_out(
     cell = np.zeros(n_groups * k)
     for lo, hi in spans:
         local = np.repeat(np.arange(hi - lo), sizes[lo:hi])
-        kk = code[order[starts[lo] : starts[hi]]]
+        kk = _in_item_order(code, order, slice(starts[lo], starts[hi]))
         at = group_of_item[lo:hi][local] * k + kk
         cell += np.bincount(at, weights=inv_r[lo:hi][local], minlength=len(cell))
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -18,7 +18,7 @@ import numpy as np
 
 from ._segment import times
 from ._typing import BoolArray, FloatArray, IntArray, as_float
-from .agreement import item_agreement, rater_proportions
+from .agreement import item_agreement, rater_proportions, weighted_alpha_sums
 
 __all__ = [
     "TABLE_KINDS",
@@ -83,9 +83,12 @@ def conger_item_expected(
     base = (v * wp).sum(axis=-1)  # (G, R)
     wv = v @ weights  # (G, R, K): (W' v_g)_x
     n_g = nck.sum(axis=-1)  # (G, R)
-    g = group[item]
+    _, n_raters, k = nck.shape
     with np.errstate(invalid="ignore", divide="ignore"):
-        term = (n_rated[g] / n_g[g, rater]) * (wv[g, rater, code] - base[g, rater])
+        # The rated-item term of each (group, rater, category) cell, read once per annotation.
+        cells = (n_rated[:, None] / n_g)[..., None] * (wv - base[..., None])
+        cell = (group[item] * n_raters + rater) * k + code
+        term = cells.reshape(-1)[cell]
         per_item = np.bincount(item, weights=term, minlength=n_items)
         total = base.sum(axis=-1)[group] + per_item
         return as_float(total / (c * (c - 1.0))[group])
@@ -145,14 +148,9 @@ def weighted_alpha_variance(
     ``alpha*_i = (A_o,i - A_e) / (1 - A_e) - 2 (1 - alpha') (A_e,i - A_e) / (1 - A_e)`` and
     ``var = (1 - f) / (n' (n' - 1)) sum_i (alpha*_i - alpha')^2`` (Gwet 2014, ch. 5).
     """
-    from .agreement import weighted_alpha_components
-
-    _, expected, observed_prime, n2 = weighted_alpha_components(nik, weights, group, n_groups, m)
-    r = nik.sum(axis=-1)
-    pairable = r >= 2
-    total = np.bincount(group, weights=times(m, np.where(pairable, r, 0.0)), minlength=n_groups)
+    sums = weighted_alpha_sums(nik, weights, group, n_groups, m)
+    _, expected, observed_prime, n2, r, pairable, agreeing, total, rbar = sums
     with np.errstate(invalid="ignore", divide="ignore"):
-        rbar = total / n2
         pi = (
             np.bincount(
                 (group[:, None] * nik.shape[1] + np.arange(nik.shape[1])).ravel(),
@@ -162,7 +160,6 @@ def weighted_alpha_variance(
             / total[:, None]
         )
         rb, pe, pa1 = rbar[group], expected[group], observed_prime[group]
-        agreeing = (nik * (nik @ weights.T - 1.0)).sum(axis=-1)
         pa_i = agreeing / (rb * (r - 1.0)) - pa1 * (r - rb) / rb
         pi_w = pi @ ((weights + weights.T) / 2.0)
         pe_i = (nik * pi_w[group]).sum(axis=-1) / rb - pe * (r - rb) / rb

@@ -48,14 +48,22 @@ def _slots(data: RatingData, method: str) -> IntArray:
     return data.slots[0]
 
 
+def _in_item_order(data: RatingData, method: str) -> tuple[IntArray, IntArray]:
+    """Each annotation's slot and category code in item order (:attr:`RatingData.by_item`),
+    gathered once for both kernels and all their chunks: the gather is a random access."""
+    _slots(data, method)
+    return data.by_item_ratings
+
+
 def _light_values(data: RatingData) -> FloatArray:
-    sizes, order = data.by_item
+    sizes, _ = data.by_item
+    rater, code = _in_item_order(data, "light")
     return KJ.light_leave_one_out(
         data.enc.group,
         sizes,
-        order,
-        _slots(data, "light"),
-        data.enc.code,
+        None,
+        rater,
+        code,
         data.nck,
         data.pair_agreements,
         MIN_SHARED_ITEMS,
@@ -63,9 +71,9 @@ def _light_values(data: RatingData) -> FloatArray:
 
 
 def _bias_values(data: RatingData) -> FloatArray:
-    sizes, order = data.by_item
-    rater = _slots(data, "bias")
-    return KJ.bias_leave_one_out(data.enc.group, sizes, order, rater, data.enc.code, data.nck)
+    sizes, _ = data.by_item
+    rater, code = _in_item_order(data, "bias")
+    return KJ.bias_leave_one_out(data.enc.group, sizes, None, rater, code, data.nck)
 
 
 def _table_values(

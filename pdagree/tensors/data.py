@@ -389,6 +389,19 @@ class RatingData:
         return sizes, np.argsort(enc.item)
 
     @cached_property
+    def by_item_ratings(self) -> tuple[IntArray, IntArray]:
+        """Each annotation's rater slot (:attr:`slots`) and category code, in the item order
+        of :attr:`by_item`: what the jackknife kernels read chunk by chunk (32-bit where the
+        (slot, category) cells fit, as :attr:`by_item`'s order)."""
+        slot, n_slots, _ = self.slots
+        k = self.enc.n_categories
+        key = slot * k + self.enc.code
+        if n_slots * k < 2**31:
+            key = key.astype(np.int32)
+        rater, code = np.divmod(key[self.by_item[1]], key.dtype.type(k))
+        return rater, code
+
+    @cached_property
     def rated_per_group(self) -> FloatArray:
         """Items with at least one rating, per group: the ``n`` of Gwet's variances."""
         enc = self.enc
