@@ -22,6 +22,7 @@ from . import irt as _irt
 from . import kendall as _kendall
 from . import numeric as _numeric
 from . import per_rater as _per_rater
+from ._validation import check_fraction, check_seed
 from ._warnings import warn
 from .definitions import alpha as _alpha
 from .definitions import bias as _bias
@@ -41,6 +42,7 @@ from .evaluate import (
     coefficient,
 )
 from .icc import ICC
+from .inference import check_resamples
 from .kendall import KendallW
 from .report import report as _report
 from .result_tables import html_table
@@ -543,6 +545,11 @@ class Ratings:
         n_resamples: int = 2000,
         rng: Any = None,
     ) -> pd.DataFrame:
+        # The options are checked whether or not they are used, as the coefficients' are.
+        if confidence_level is not None:
+            check_fraction(confidence_level, "confidence_level")
+        check_resamples(n_resamples)
+        check_seed(rng)
         table = _breakdowns.per_category(self._data.rows)
         if confidence_level is None:
             return table

@@ -131,8 +131,7 @@ def report(
         )
     if confidence_level is not None:
         check_confidence_level(confidence_level)
-        if method == "bootstrap":
-            check_resamples(n_resamples)
+    check_resamples(n_resamples)
     check_seed(rng)
     if weights is not None and level is not None:
         raise TypeError(
