@@ -41,6 +41,9 @@ BAD: dict[str, list[Any]] = {
 #: ``consensus``, the model).
 SKIP = {("pairwise", "method")}
 
+#: The positional arguments of the methods that need some (the two raters of the frame).
+ARGS: dict[str, tuple[Any, ...]] = {"bland_altman": ("a", "b"), "contingency": ("a", "b")}
+
 
 def _frame() -> pd.DataFrame:
     """Two raters, numeric labels: every method applies (cohen, icc, kendall_w, ...)."""
@@ -135,7 +138,7 @@ def test_bad_values_are_refused_with_one_message(
     shown = re.escape(repr(_plain(bad)))
     match = rf"^`{parameter}` must be .+; got {shown}\."
     with pytest.raises((ValueError, TypeError), match=match):
-        method(**extra, **{parameter: bad})
+        method(*ARGS.get(name, ()), **extra, **{parameter: bad})
 
 
 @pytest.mark.parametrize(
@@ -146,9 +149,7 @@ def test_numpy_scalar_confidence_levels_are_accepted_everywhere(level: Any) -> N
     expected = ratings.fleiss(confidence_level=0.9)
     kappa = ratings.fleiss(confidence_level=level)
     assert kappa.low == pytest.approx(expected.low, abs=1e-3)
-    assert ratings.fleiss().confidence_interval(level).low == pytest.approx(
-        expected.low, abs=1e-3
-    )
+    assert ratings.fleiss().confidence_interval(level).low == pytest.approx(expected.low, abs=1e-3)
     # icc_table() took only a Python float (np.float32(0.9) was refused), icc() did not check
     assert np.isfinite(ratings.icc_table(level).loc["A,1", "low"])
     icc = ratings.icc(confidence_level=level)
@@ -209,10 +210,10 @@ def test_report_method_analytic_is_deprecated_as_auto() -> None:
         ratings.report(0.9, method="jackknife")
 
 
-def test_confidence_level_is_keyword_only_where_the_design_does_not_show_it_positional() -> (
-    None
-):
-    shown_positional = {"report", "icc_table"}  # README: report(0.95); the CLI: icc_table
+def test_confidence_level_is_keyword_only_where_the_design_does_not_show_it_positional() -> None:
+    # README shows report(0.95); the command line calls icc_table(level) and
+    # per_category(level) (it passes confidence_level= before these become keyword-only).
+    shown_positional = {"report", "icc_table", "per_category"}
     for name, method in _public(_frame().agree()):
         parameters = inspect.signature(method).parameters
         if "confidence_level" in parameters and name not in shown_positional:
