@@ -226,3 +226,39 @@ def test_the_accessor_refuses_as_the_ratings_do() -> None:
     with pytest.raises(ValueError, match=r"^`confidence_level` must be a number strictly "):
         _frame().agree.icc_table(True)
     assert pdagree.Ratings is type(_frame().agree())
+
+
+@pytest.mark.parametrize("bad", ["seed", -1, 2.5, True, np.random.RandomState(0)])
+def test_the_generators_refuse_a_bad_seed_alike(bad: Any) -> None:
+    shown = re.escape(repr(_plain(bad)))
+    for name, make in [
+        ("seed", lambda: pdagree.datasets.make_crowd_sparse(n_items=4, seed=bad)),
+        ("seed", lambda: pdagree.datasets.make_emails(n_items=4, seed=bad)),
+        (
+            "rng",
+            lambda: pdagree.irt.simulate(_parameters_of_two_judges(), 5, rng=bad),
+        ),
+    ]:
+        with pytest.raises(
+            ValueError, match=rf"^`{name}` must be None, an integer .+; got {shown}\."
+        ):
+            make()
+
+
+def test_the_generators_take_every_seed_form() -> None:
+    frames = [
+        pdagree.datasets.make_crowd_sparse(n_items=4, seed=seed)
+        for seed in (3, np.int64(3), np.random.SeedSequence(3))
+    ]
+    assert frames[0].equals(frames[1]) and frames[0].equals(frames[2])
+    drawn = pdagree.irt.simulate(_parameters_of_two_judges(), 5, rng=np.random.default_rng(1))
+    assert drawn.shape[0] == 5
+
+
+def _parameters_of_two_judges() -> pd.DataFrame:
+    columns = {
+        "discrimination": [1.0, 1.5],
+        "extremity_1": [-1.0, -0.5],
+        "extremity_2": [0.5, 1.0],
+    }
+    return pd.DataFrame(columns, index=["j", "k"])
