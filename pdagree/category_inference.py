@@ -28,6 +28,7 @@ import pandas as pd
 from ._kernels import variance as V
 from ._kernels._segment import segment_sum
 from ._typing import FloatArray, IntArray
+from ._validation import check_seed
 from .inference import check_confidence_level, check_resamples
 from .tensors import RatingData
 
@@ -101,7 +102,7 @@ def category_uncertainty(
 
     level = check_confidence_level(confidence_level)
     resamples = check_resamples(n_resamples)
-    gen = np.random.default_rng(rng)
+    gen = np.random.default_rng(check_seed(rng))
     enc = data.enc
     rated, rows = _item_rows(data)
     group, order, sizes, starts = _groups(data, rated)

@@ -34,6 +34,7 @@ from importlib.resources import files
 import numpy as np
 import pandas as pd
 
+from ._validation import check_seed
 from .encoding import plain
 
 __all__ = ["EMAIL_LABELS", "describe", "load", "make_crowd_sparse", "make_emails", "names"]
@@ -182,7 +183,7 @@ def make_crowd_sparse(
             )
     probabilities = weights / weights.sum()
 
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed, "seed"))
     accuracy = rng.beta(8.0, 2.0, size=n_annotators)
     truth = rng.choice(n_categories, size=n_items, p=probabilities)
     n_labels = np.minimum(1 + rng.poisson(2.0, size=n_items), n_annotators)
@@ -291,7 +292,7 @@ def make_emails(n_items: int = 380, seed: int | None = 2004) -> pd.DataFrame:
     """
     if isinstance(n_items, bool) or not isinstance(n_items, int | np.integer) or n_items < 1:
         raise ValueError(f"`n_items` must be an integer >= 1; got {plain(n_items)!r}.")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(check_seed(seed, "seed"))
     n_labels, annotators = len(EMAIL_LABELS), np.array(["A", "B", "C"])
     prevalence = np.asarray(_EMAIL_PREVALENCE) / np.sum(_EMAIL_PREVALENCE)
     shape = (n_items, len(annotators))

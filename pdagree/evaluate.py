@@ -171,7 +171,13 @@ def coefficient(
     chosen = {**INFERENCE_DEFAULTS, **options}
     level = chosen.pop("confidence_level")
     inference.check_options(
-        name, chosen["method"], chosen["n_resamples"], chosen["N"], level, chosen["interval"]
+        name,
+        chosen["method"],
+        chosen["n_resamples"],
+        chosen["N"],
+        level,
+        chosen["interval"],
+        chosen["rng"],
     )
     definition = get(name)
     if not definition.on_table:  # a contingency table read as one item per count

@@ -32,6 +32,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from ._typing import FloatArray
+from ._validation import check_fraction, check_integer, check_option, check_seed
 from ._warnings import UndefinedStatisticWarning, warn
 from .category_sets import compute, per_category_set, scatter_arrays
 from .definitions import Components, Definition, get
@@ -74,24 +75,14 @@ class ZTest(NamedTuple):
 
 
 def check_confidence_level(confidence_level: float) -> float:
-    level = float(confidence_level)
-    if not 0.0 < level < 1.0:
-        raise ValueError(
-            f"`confidence_level` must be strictly between 0 and 1, e.g. 0.95; got "
-            f"{plain(confidence_level)!r}."
-        )
-    return level
+    return check_fraction(confidence_level, "confidence_level")
 
 
 def check_method(method: str, name: str, test_only: bool = False) -> Method:
     """``method`` for coefficient ``name``; ``test_only``: for a test (``z_test()``,
     ``p_value()``), where method='large-sample' also covers the coefficients that have a
     standard error under H0 only (Fleiss' kappa, Scott's pi)."""
-    if method not in INTERVAL_METHODS:
-        raise ValueError(
-            "`method` must be one of 'auto', 'analytic', 'large-sample', 'jackknife', "
-            f"'bootstrap'; got {method!r}."
-        )
+    check_option(method, "method", INTERVAL_METHODS)
     base = name.split("[")[0]
     definition = get(base)
     if method == "analytic" and definition.variance is None:
@@ -142,19 +133,13 @@ the work (resamples x items) can run for hours."""
 
 
 def check_resamples(n_resamples: int) -> int:
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
-        raise TypeError(f"`n_resamples` must be an integer; got {plain(n_resamples)!r}.")
-    if n_resamples < 1:
-        raise ValueError(
-            f"`n_resamples` must be at least 1, e.g. 2000; got {plain(n_resamples)!r}."
-        )
-    if n_resamples > MAX_RESAMPLES:
-        raise ValueError(
-            f"`n_resamples` must be at most {MAX_RESAMPLES:,}; got {plain(n_resamples)!r}, which "
-            "would run for hours. 2,000 to 10,000 resamples give intervals whose Monte Carlo "
-            "error is small beside their width."
-        )
-    return int(n_resamples)
+    return check_integer(
+        n_resamples,
+        "n_resamples",
+        high=MAX_RESAMPLES,
+        remedy="More would run for hours; 2,000 to 10,000 resamples give intervals whose "
+        "Monte Carlo error is small beside their width.",
+    )
 
 
 def check_options(
@@ -164,11 +149,13 @@ def check_options(
     population: float,
     level: float | None,
     interval: str = "percentile",
+    rng: Any = None,
 ) -> None:
     """Validate inference options at the public boundary, whether or not they are used."""
     check_method(method, name)
     if method in ("auto", "bootstrap"):
         check_resamples(n_resamples)
+    check_seed(rng)
     check_interval(interval)
     check_population(population)
     if level is not None:
@@ -179,11 +166,7 @@ INTERVALS = ("percentile", "basic", "BCa")
 
 
 def check_interval(interval: str) -> str:
-    if interval not in INTERVALS:
-        raise ValueError(
-            f"`interval` must be one of 'percentile', 'basic', 'BCa'; got {interval!r}."
-        )
-    return interval
+    return check_option(interval, "interval", INTERVALS)
 
 
 def check_population(population: float) -> float:
@@ -268,6 +251,7 @@ def summarise(
     """
     level = check_confidence_level(confidence_level)
     check_method(method, method_name, test_only)
+    check_seed(rng)
     population = check_population(population)
     definition = get(method_name)
     chosen = resolve_method(method, definition, data, kwargs)

@@ -22,6 +22,8 @@ from . import irt as _irt
 from . import kendall as _kendall
 from . import numeric as _numeric
 from . import per_rater as _per_rater
+from ._validation import check_fraction, check_seed
+from ._warnings import warn
 from .definitions import alpha as _alpha
 from .definitions import bias as _bias
 from .definitions import breakdowns as _breakdowns
@@ -40,6 +42,7 @@ from .evaluate import (
     coefficient,
 )
 from .icc import ICC
+from .inference import check_resamples
 from .kendall import KendallW
 from .report import report as _report
 from .result_tables import html_table
@@ -122,6 +125,16 @@ def _insert(doc: str, section: str, name: str, before: Sequence[str]) -> str:
     return (
         doc[:at].rstrip("\n") + "\n" + section + ("\n" if starts else "") + doc[at:].lstrip("\n")
     )
+
+
+def _deprecated_pairwise_method(method: str) -> str:
+    """``pairwise(method=...)``, the former name of ``coefficient=``, for one release."""
+    warn(
+        "pairwise(method=...) is deprecated and will be removed in the next release; use "
+        f"pairwise(coefficient={method!r}) (`method` names the inference method elsewhere).",
+        FutureWarning,
+    )
+    return method
 
 
 class Ratings:
@@ -511,15 +524,18 @@ class Ratings:
     @_doc(_breakdowns.pairwise, inference=False)
     def pairwise(
         self,
-        method: Literal["cohen", "scott", "observed", "n_items", "concordance"] = "cohen",
+        coefficient: Literal["cohen", "scott", "observed", "n_items", "concordance"] = "cohen",
         *,
         weights: Weights = None,
+        method: str | None = None,
     ) -> pd.DataFrame:
-        if method == "concordance":  # numeric scores: Lin's, for every pair
+        if method is not None:
+            coefficient = _deprecated_pairwise_method(method)  # type: ignore[assignment]
+        if coefficient == "concordance":  # numeric scores: Lin's, for every pair
             if weights is not None:
                 raise TypeError("`weights` do not apply to Lin's concordance; drop them.")
             return _numeric.pairwise_concordance(self._scores)
-        return _breakdowns.pairwise(self._data.rows, method, weights=weights)
+        return _breakdowns.pairwise(self._data.rows, coefficient, weights=weights)
 
     @_doc(_breakdowns.per_category, inference=False)
     def per_category(
@@ -529,6 +545,11 @@ class Ratings:
         n_resamples: int = 2000,
         rng: Any = None,
     ) -> pd.DataFrame:
+        # The options are checked whether or not they are used, as the coefficients' are.
+        if confidence_level is not None:
+            check_fraction(confidence_level, "confidence_level")
+        check_resamples(n_resamples)
+        check_seed(rng)
         table = _breakdowns.per_category(self._data.rows)
         if confidence_level is None:
             return table

@@ -12,14 +12,19 @@ import numpy as np
 import pandas as pd
 
 from . import icc as _icc
+from ._validation import check_option, check_seed
+from ._warnings import warn
 from .definitions import REGISTRY, Definition
 from .encoding.levels import LEVELS
 from .evaluate import coefficient, nominal_on_continuous, warn_nominal_on_continuous
-from .inference import check_confidence_level
+from .inference import check_confidence_level, check_resamples
 from .results import Coefficient
 from .tensors import RatingData
 
 __all__ = ["REPORT_COLUMNS", "report"]
+
+REPORT_METHODS = ("auto", "bootstrap")
+"""The report's interval methods ("analytic", a former name of "auto", is deprecated)."""
 
 REPORT_COLUMNS = ["value", "observed", "expected", "n_items", "n_raters", "n_categories"]
 
@@ -55,8 +60,8 @@ def report(
     method, n_resamples, rng
         The interval method and bootstrap settings: ``"auto"`` (the default, as every
         coefficient method's): Gwet's analytic variance where one exists, the jackknife over
-        items for Light's kappa and the bias; ``"analytic"`` (the same, its former name) or
-        ``"bootstrap"`` for every row.
+        items for Light's kappa and the bias; or ``"bootstrap"`` for every row.
+        ``"analytic"``, a former name of ``"auto"``, is deprecated (a :class:`FutureWarning`).
     coefficients : list of str, optional
         The coefficients to report, by method name (e.g. ``["fleiss", "alpha", "spa"]``), in
         that order, each with its own option after a colon where it takes one:
@@ -115,12 +120,19 @@ def report(
     >>> with_ci.loc["fleiss", ["value", "se", "low", "high"]].astype(float).round(4).tolist()
     [0.4302, 0.0542, 0.3194, 0.5411]
     """
-    if method not in ("analytic", "auto", "bootstrap"):
-        raise ValueError(
-            f"`method` must be 'auto', 'analytic' or 'bootstrap' for a report; got {method!r}."
+    if method != "analytic":
+        check_option(method, "method", REPORT_METHODS)
+    else:
+        warn(
+            "report(method='analytic') is deprecated and will be refused in the next release: "
+            "it has always meant method='auto' (the jackknife for Light's kappa and the bias), "
+            "which is the default; drop the argument or write method='auto'.",
+            FutureWarning,
         )
     if confidence_level is not None:
         check_confidence_level(confidence_level)
+    check_resamples(n_resamples)
+    check_seed(rng)
     if weights is not None and level is not None:
         raise TypeError(
             "`report()` takes `weights=` (agreement weights, also for alpha) or `level=` "

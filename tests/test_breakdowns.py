@@ -384,14 +384,14 @@ def test_per_category_uncertainty_fleiss1971() -> None:
     # 30 patients x 6 psychiatrists as Fleiss 1971): z = 5.192 (Depression), 5.192
     # (Personality Disorder), 11.031 (Schizophrenia), 9.994 (Neurosis), 12.009 (Other),
     # with var0 = 2 / (N m (m - 1)) = 2 / (30 * 6 * 5) (Fleiss, Nee & Landis 1979).
-    table = datasets.load("fleiss1971").agree.per_category(0.95, rng=0)
+    table = datasets.load("fleiss1971").agree.per_category(confidence_level=0.95, rng=0)
     z = table["z"].round(3).to_dict()
     assert z == {"Depression": 5.192, "Personality Disorder": 5.192, "Schizophrenia": 11.031,
                  "Neurosis": 9.994, "Other": 12.009}  # fmt: skip
     assert table["se_h0"].to_numpy() == pytest.approx(np.sqrt(2.0 / (30 * 6 * 5)), abs=1e-15)
     assert (table["low"] < table["kappa"]).all() and (table["kappa"] < table["high"]).all()
     assert (table["se"] > 0).all()
-    same_seed = datasets.load("fleiss1971").agree.per_category(0.95, rng=0)
+    same_seed = datasets.load("fleiss1971").agree.per_category(confidence_level=0.95, rng=0)
     pd.testing.assert_frame_equal(table, same_seed)
 
 
@@ -434,10 +434,10 @@ def test_per_category_bootstrap_replicates_are_per_category_of_the_resamples() -
 def test_per_category_h0_needs_a_complete_design() -> None:
     wide = datasets.load("fleiss1971").copy()
     wide.iloc[0, 0] = np.nan  # one patient rated by five
-    table = wide.agree.per_category(0.9, n_resamples=200, rng=1)
+    table = wide.agree.per_category(confidence_level=0.9, n_resamples=200, rng=1)
     assert table["se_h0"].isna().all() and table["p_value"].isna().all()
     assert table["se"].notna().all()
     grouped = datasets.load("fleiss1971").assign(half=["a"] * 15 + ["b"] * 15)
-    by = grouped.agree(by="half").per_category(0.9, n_resamples=200, rng=1)
+    by = grouped.agree(by="half").per_category(confidence_level=0.9, n_resamples=200, rng=1)
     assert by.index.names == ["half", "category"] and by["se_h0"].notna().all()
     assert by.loc["a", "se_h0"].iloc[0] == pytest.approx(np.sqrt(2.0 / (15 * 6 * 5)))

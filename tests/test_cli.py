@@ -594,4 +594,5 @@ def test_bootstrap_report_is_seeded(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_confidence_level_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", "--example", "fleiss1971", "--confidence-level", "95"]) == 2
-    assert "`--confidence-level` must be strictly between 0 and 1" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "`--confidence-level` must be a number strictly between 0 and 1" in err

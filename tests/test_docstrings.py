@@ -144,12 +144,6 @@ def test_the_api_is_found() -> None:
     assert {"PR01", "PR02", "RT01", "GL07"} <= CHECKS
 
 
-#: Parameters documented under the name a change of the signature gives them (#27:
-#: ``pairwise(coefficient=)`` instead of ``method=``): path -> (old name, new name). While the
-#: signature has the old name, these two are the only errors allowed, and the test xfails.
-RENAMED = {"pdagree.ratings.Ratings.pairwise": ("method", "coefficient")}
-
-
 @pytest.mark.parametrize("path", sorted(OBJECTS))
 def test_docstring_validates(path: str) -> None:
     obj = OBJECTS[path]
@@ -167,13 +161,6 @@ def test_docstring_validates(path: str) -> None:
             errors.append(f"PR01: parameters {missing} not documented")
         if unknown and "PR02" in CHECKS:
             errors.append(f"PR02: unknown parameters {unknown}")
-    if path in RENAMED and RENAMED[path][0] in inspect.signature(obj).parameters:
-        old, new = RENAMED[path]
-        assert errors == [
-            f"PR01: parameters [{old!r}] not documented",
-            f"PR02: unknown parameters [{new!r}]",
-        ]
-        pytest.xfail(f"`{new}` documented ahead of the signature, which still says `{old}`")
     assert not errors, "\n".join(errors)
 
 

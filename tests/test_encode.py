@@ -799,5 +799,7 @@ def test_contingency_unknown_rater(wide: pd.DataFrame) -> None:
 
 
 def test_pairwise_unknown_method(wide: pd.DataFrame) -> None:
-    with pytest.raises(ValueError, match=r"`method` must be one of 'cohen', .*; got 'fleiss'"):
+    with pytest.raises(
+        ValueError, match=r"`coefficient` must be one of 'cohen', .*; got 'fleiss'"
+    ):
         wide.agree().pairwise("fleiss")  # type: ignore[arg-type]

@@ -561,7 +561,7 @@ def wide() -> pd.DataFrame:
 
 @pytest.mark.parametrize("level", [0, 1, 1.5, -0.1])
 def test_confidence_level_outside_unit_interval(wide: pd.DataFrame, level: float) -> None:
-    match = r"`confidence_level` must be strictly between 0 and 1"
+    match = r"`confidence_level` must be a number strictly between 0 and 1, e\.g\. 0\.95; got "
     with pytest.raises(ValueError, match=match):
         wide.agree.fleiss().confidence_interval(level)
     with pytest.raises(ValueError, match=match):
@@ -569,12 +569,14 @@ def test_confidence_level_outside_unit_interval(wide: pd.DataFrame, level: float
 
 
 def test_n_resamples_below_one(wide: pd.DataFrame) -> None:
-    match = r"`n_resamples` must be at least 1.*got 0"
+    match = r"`n_resamples` must be an integer from 1 to 1,000,000; got 0\."
     with pytest.raises(ValueError, match=match):
         wide.agree.fleiss().confidence_interval(method="bootstrap", n_resamples=0)
     with pytest.raises(ValueError, match=match):
         wide.agree.fleiss(confidence_level=0.95, method="bootstrap", n_resamples=0)
-    with pytest.raises(TypeError, match=r"`n_resamples` must be an integer"):
+    with pytest.raises(
+        TypeError, match=r"`n_resamples` must be an integer from 1 to 1,000,000; got 2\.5\."
+    ):
         wide.agree.fleiss().standard_error("bootstrap", n_resamples=2.5)
 
 
@@ -634,7 +636,7 @@ def test_population_not_positive(wide: pd.DataFrame) -> None:
     [
         ({"method": "delta"}, r"`method` must be one of"),
         ({"method": "jackknife"}, r"method='jackknife' is the jackknife over items"),
-        ({"method": "bootstrap", "n_resamples": 0}, r"`n_resamples` must be at least 1"),
+        ({"method": "bootstrap", "n_resamples": 0}, r"`n_resamples` must be an integer from 1 to"),
         ({"N": -5}, r"`N`.*must be positive"),
         ({"method": "large-sample"}, r"method='large-sample'"),
     ],

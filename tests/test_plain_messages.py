@@ -114,7 +114,7 @@ def test_options_given_as_numpy_scalars_are_shown_plainly():
     df = pdagree.datasets.load("fleiss1971")
     expected = {
         "e.g. 0.95; got 1.5.": lambda: df.agree.fleiss(confidence_level=np.float64(1.5)),
-        "`n_resamples` must be at least 1, e.g. 2000; got 0.": lambda: df.agree.fleiss(
+        "`n_resamples` must be an integer from 1 to 1,000,000; got 0.": lambda: df.agree.fleiss(
             confidence_level=0.9, method="bootstrap", n_resamples=N64(0)
         ),
         "`n_items` must be an integer >= 1; got 0.": lambda: pdagree.datasets.make_crowd_sparse(

@@ -142,7 +142,7 @@ def test_pairwise_heatmap() -> None:
     ax = plotting.pairwise(ratings, few_items=2)
     assert ax.texts[1].get_text() == "0.18" and not any(p.get_hatch() for p in ax.patches)
     assert ax.get_title() == "pairwise cohen"
-    ax = plotting.pairwise(ratings, method="n_items", annotate=False, vmax=None)
+    ax = plotting.pairwise(ratings, coefficient="n_items", annotate=False, vmax=None)
     assert len(ax.texts) == 0 and ax.get_title() == "pairwise n_items"
 
 
@@ -290,13 +290,17 @@ def test_pairwise_heatmap_greys_pairs_sharing_few_items() -> None:
         }
     )
     ratings = wide.agree()
-    ax = plotting.pairwise(ratings, method="observed", min_items=2)
+    ax = plotting.pairwise(ratings, coefficient="observed", min_items=2)
     image = ax.images[0]
     shown = image.get_array()
     assert shown.mask[0, 2] and shown.mask[2, 0] and not shown.mask[0, 1]
     assert image.get_cmap().get_bad()[:3] == pytest.approx(matplotlib.colors.to_rgb("lightgrey"))
-    ax = plotting.pairwise(ratings, method="observed", min_items=1)
+    ax = plotting.pairwise(ratings, coefficient="observed", min_items=1)
     assert not image.get_array().mask[0, 1] and not ax.images[0].get_array().mask[0, 2]
+    # method= is the former name of coefficient= (#27), kept for one release
+    with pytest.warns(FutureWarning, match=r"use coefficient='observed'"):
+        old = plotting.pairwise(ratings, method="observed", min_items=1)
+    assert (old.images[0].get_array() == ax.images[0].get_array()).all()
 
 
 def test_many_raters_stay_readable() -> None:

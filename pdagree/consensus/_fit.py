@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._typing import FloatArray, IntArray
+from .._validation import check_option, check_seed
 from .._warnings import ConvergenceWarning, UndefinedStatisticWarning, warn
 from ..tensors import RatingData
 from ..tensors.keys import key_index
@@ -40,13 +41,10 @@ TOL = 1e-6
 come, that ends EM, by default (:mod:`pdagree.consensus._convergence`)."""
 
 
-def _check(method: object, ties: object, max_iterations: object, tol: object) -> None:
-    if method not in METHODS:
-        raise ValueError(
-            f"`method` must be one of {', '.join(map(repr, METHODS))}; got {method!r}."
-        )
-    if ties not in TIES:
-        raise ValueError(f"`ties` must be one of {', '.join(map(repr, TIES))}; got {ties!r}.")
+def _check(method: object, ties: object, rng: object, max_iterations: object, tol: object) -> None:
+    check_option(method, "method", METHODS)
+    check_option(ties, "ties", TIES)
+    check_seed(rng)
     if isinstance(max_iterations, bool) or not isinstance(max_iterations, (int, np.integer)):
         raise TypeError(f"`max_iterations` must be a positive integer; got {max_iterations!r}.")
     if max_iterations < 1:
@@ -147,7 +145,7 @@ def fit(
     >>> df.agree.consensus("majority").labels.tolist()
     ['x', 'y', 'y']
     """
-    _check(method, ties, max_iterations, tol)
+    _check(method, ties, rng, max_iterations, tol)
     v = votes(data, gold)
     check_size(v, str(method))
     gen = np.random.default_rng(rng)

@@ -15,6 +15,7 @@ import pandas as pd
 
 from .._kernels import agreement as K
 from .._kernels import sparse as KS
+from .._validation import check_option
 from .._warnings import UndefinedStatisticWarning, warn
 from ..encoding import plain
 from ..tensors.data import RatingData, Weights
@@ -22,7 +23,15 @@ from ..tensors.keys import key_index
 from .base import MIN_SHARED_ITEMS
 from .kappa import pair_kappa
 
-__all__ = ["contingency", "counts", "frequencies", "items", "pairwise", "per_category"]
+__all__ = [
+    "PAIRWISE_COEFFICIENTS",
+    "contingency",
+    "counts",
+    "frequencies",
+    "items",
+    "pairwise",
+    "per_category",
+]
 
 
 def counts(data: RatingData) -> pd.DataFrame:
@@ -144,9 +153,12 @@ def contingency(data: RatingData, a: Hashable, b: Hashable) -> pd.DataFrame:
     return pd.DataFrame(table.reshape(-1, enc.n_categories), index=index, columns=columns)
 
 
+PAIRWISE_COEFFICIENTS = ("cohen", "scott", "observed", "n_items", "concordance")
+
+
 def pairwise(
     data: RatingData,
-    method: Literal["cohen", "scott", "observed", "n_items", "concordance"] = "cohen",
+    coefficient: Literal["cohen", "scott", "observed", "n_items", "concordance"] = "cohen",
     *,
     weights: Weights = None,
 ) -> pd.DataFrame:
@@ -170,6 +182,9 @@ def pairwise(
         The weighted coefficients (e.g. ``"quadratic"`` for LLM judges scoring 1-10; the
         schemes of :meth:`cohen`, built on the category values), each pair's entry equal to
         that pair's ``cohen(weights=...)`` (or ``scott``) on its own.
+    method : str, optional
+        Deprecated: the former name of ``coefficient`` (a :class:`FutureWarning`; removed in
+        the next release).
 
     Returns
     -------
@@ -190,11 +205,9 @@ def pairwise(
     >>> round(float(table.loc["Alice", "Bill"]), 3)
     0.348
     """
-    methods = ("cohen", "scott", "observed", "n_items", "concordance")
-    if method not in methods[:-1]:  # concordance: Ratings.pairwise reads the scores
-        raise ValueError(
-            f"`method` must be one of {', '.join(map(repr, methods))}; got {method!r}."
-        )
+    method = check_option(coefficient, "coefficient", PAIRWISE_COEFFICIENTS)
+    if method == "concordance":  # pragma: no cover - Ratings.pairwise reads the scores
+        raise ValueError("coefficient='concordance' reads numeric scores: Ratings.pairwise.")
     enc = data.require_raters("pairwise")
     w = None
     if weights is not None and method != "n_items":

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._typing import BoolArray, FloatArray
+from .._validation import check_fraction
 from .._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
 from ..encoding import fmt
 from ..scores import ScoreData, Scores, complete_items, warn_undefined
@@ -215,10 +216,10 @@ def icc(
     >>> round(float(result), 2), round(result.F, 1), result.df2
     (0.29, 11.0, 15.0)
     """
+    level = 0.95 if confidence_level is None else check_fraction(confidence_level)
     name = form_name(form)
     layout = _layout(data, missing, "icc")
     ms = layout.ms
-    level = 0.95 if confidence_level is None else confidence_level
     rows = _rows(layout, name, level)
     groups = layout.data.enc.groups
     told = _warn_unidentified(layout, "icc", (name,))[0]
@@ -315,8 +316,7 @@ def icc_table(
         raise ValueError(f"`rho0` must be a number in [0, 1); got {rho0!r}.")
     if test == "F" and rho0 != 0.0:
         raise ValueError("`rho0` applies to test='mcgraw_wong'; the F tests are of ICC = 0.")
-    if not (isinstance(confidence_level, float) and 0.0 < confidence_level < 1.0):
-        raise ValueError(f"`confidence_level` must be between 0 and 1; got {confidence_level!r}.")
+    confidence_level = check_fraction(confidence_level, "confidence_level")
     layout = _layout(data, missing, "icc_table")
     ms = layout.ms
     groups = layout.data.enc.groups

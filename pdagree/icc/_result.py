@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import check_fraction
 from .._warnings import UndefinedStatisticWarning, warn
 from ..inference import ConfidenceInterval
 from ..results import Statistic
@@ -85,10 +86,7 @@ class ICC(Statistic):
             (0, 1), or an ICC of an incomplete layout read back from a pickle.
         """
         _check_method(method)
-        if not 0.0 < confidence_level < 1.0:
-            raise ValueError(
-                f"`confidence_level` must be between 0 and 1; got {confidence_level!r}."
-            )
+        confidence_level = check_fraction(confidence_level, "confidence_level")
         if self.__dict__["_incomplete_layout"]:  # an incomplete layout: its own estimates
             one = self.__dict__["_incomplete"]
             if one is None:

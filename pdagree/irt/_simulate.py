@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._validation import check_seed
 from ..encoding import plain
 
 __all__ = ["simulate"]
@@ -123,7 +124,7 @@ def simulate(
             f"`categories` must list {n_categories} distinct labels, one per category of "
             f"`parameters`; got {list(labels)!r}."
         )
-    generator = np.random.default_rng(rng)
+    generator = np.random.default_rng(check_seed(rng))
     n_judges = len(a)
     u1, u2 = generator.random(n_items), generator.random(n_items)
     z = np.sqrt(-2.0 * np.log1p(-u1)) * np.cos(2.0 * np.pi * u2)

@@ -8,6 +8,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from .._warnings import warn
 from ..results import Coefficient
 from ._base import MANY, axes, crowded, errors, labels_of, legend_beside, pyplot, table_of
 from .intervals import coefficient_name
@@ -153,7 +154,7 @@ def bias(
 def pairwise(
     data: Any,
     *,
-    method: str = "cohen",
+    coefficient: str = "cohen",
     annotate: bool | None = None,
     cmap: str = "viridis",
     vmin: float | None = None,
@@ -161,6 +162,7 @@ def pairwise(
     min_items: int = 2,
     few_items: int = 10,
     ax: Any = None,
+    method: str | None = None,
 ) -> Any:
     """The pairwise agreement heatmap: a two-rater coefficient for every pair of raters.
 
@@ -169,8 +171,8 @@ def pairwise(
     data : Ratings or DataFrame
         The ratings, or the frame of their :meth:`~pdagree.Ratings.pairwise` (raters x
         raters; without ``by=``).
-    method : str, default "cohen"
-        With ratings: the ``method`` of :meth:`~pdagree.Ratings.pairwise`.
+    coefficient : str, default "cohen"
+        With ratings: the ``coefficient`` of :meth:`~pdagree.Ratings.pairwise`.
     annotate : bool, optional
         Write each value in its cell (default: with at most 12 raters).
     cmap, vmin, vmax
@@ -178,13 +180,16 @@ def pairwise(
     min_items : int, default 2
         With ratings: cells of pairs that share fewer items are greyed out, not coloured
         like the rest (their value rests on too little; the chance-corrected ones are nan
-        below two shared items anyway). Not applied to ``method="n_items"``.
+        below two shared items anyway). Not applied to ``coefficient="n_items"``.
     few_items : int, default 10
         With ratings: cells of pairs that share fewer items (but at least ``min_items``)
         are hatched (``//``), and annotated cells say ``n=`` how many, so that a kappa from 2
         items does not look like one from 200; the title says so when any is.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure's Axes by default.
+    method : str, optional
+        Deprecated: the former name of ``coefficient`` (a :class:`FutureWarning`; removed in
+        the next release).
 
     Returns
     -------
@@ -200,8 +205,15 @@ def pairwise(
     >>> round(float(ax.images[0].get_array()[0, 1]), 3)
     0.176
     """
+    if method is not None:  # the former name of `coefficient`, for one release
+        warn(
+            "plotting.pairwise(method=...) is deprecated and will be removed in the next "
+            f"release; use coefficient={method!r}.",
+            FutureWarning,
+        )
+        coefficient = method
     ax = axes(ax)
-    table = table_of(data, "pairwise", method)
+    table = table_of(data, "pairwise", coefficient)
     if isinstance(table.index, pd.MultiIndex):
         raise ValueError(
             "`pairwise` draws one table of raters x raters; got a frame with a "
@@ -210,7 +222,7 @@ def pairwise(
         )
     values = table.to_numpy(dtype=np.float64)
     shared = None
-    if not isinstance(data, pd.DataFrame) and method != "n_items":
+    if not isinstance(data, pd.DataFrame) and coefficient != "n_items":
         shared = table_of(data, "pairwise", "n_items").to_numpy()
         values = np.where(shared < min_items, np.nan, values)
     colours = pyplot().get_cmap(cmap).with_extremes(bad="lightgrey")
@@ -249,7 +261,7 @@ def pairwise(
                     color="black" if value > middle else "white",
                     fontsize="small",
                 )
-    title = f"pairwise {method}" if not isinstance(data, pd.DataFrame) else "pairwise"
+    title = f"pairwise {coefficient}" if not isinstance(data, pd.DataFrame) else "pairwise"
     if few.any():
         title += f" (// under {few_items} items)"
     ax.set_title(title)
