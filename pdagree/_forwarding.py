@@ -4,7 +4,7 @@ The faces that hold no analysis of their own (the ``DataFrame.agree`` accessor, 
 :class:`~pdagree.Tally`, the Dask accessor) offer the methods of the ratings object they build.
 :func:`forward` writes those methods onto the class once, when the class is created, from one
 declared list of names (:func:`public_members` of the class forwarded to): each is a real
-function of the class, with the target's signature (``self`` left out), docstring and
+function of the class, with the target's signature, docstring and
 annotations, so ``hasattr``, ``help()``, IDEs and Sphinx see it. Calling it builds the target
 object (``via(self)``) and calls the same-named method there, so the results, warnings and
 errors are the target's.
@@ -76,9 +76,11 @@ def _method(
         return getattr(via(self), name)(*args, **kwargs)
 
     method = _in_namespace_of(method, function)
+    # The target's signature, ``self`` included as on any function of a class: a bound
+    # method (``tally.fleiss``) then shows the signature without it.
     signature = inspect.signature(function)  # follows a wrapper's ``__wrapped__``
-    self_, *parameters = signature.parameters.values()
-    method.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+    self_ = next(iter(signature.parameters.values()))
+    method.__signature__ = signature  # type: ignore[attr-defined]
     method.__name__ = name
     method.__qualname__ = f"{cls.__qualname__}.{name}"
     method.__module__ = cls.__module__

@@ -34,7 +34,10 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return status, captured.out, captured.err
 
 
-@pytest.mark.parametrize("method", ["majority", "dawid_skene", "one_coin", "glad", "mace"])
+@pytest.mark.parametrize(
+    "method",
+    ["majority", "dawid_skene", "one_coin", "glad", "mace", "wawa", "zero_based_skill"],
+)
 def test_one_row_per_item_equal_to_the_python_api(
     long_file: Path, method: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -93,3 +96,15 @@ def test_clear_errors(long_file: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert status == 2 and "invalid choice: 'vote'" in err
     status, _, err = run(["consensus", str(long_file), "--layout", "counts"], capsys)
     assert status == 2 and "error:" in err
+
+
+def test_tol_is_the_api_tol(long_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    frame = pd.read_csv(long_file)
+    argv = ["consensus", str(long_file), "--item", "doc", "--rater", "coder", "--label", "tag"]
+    status, out, _ = run([*argv, "--tol", "1e-10", "--ties", "first"], capsys)
+    assert status == 0
+    fit = frame.agree(item="doc", rater="coder", label="tag").consensus(tol=1e-10, ties="first")
+    table = pd.read_csv(io.StringIO(out), index_col=0)
+    assert table["label"].tolist() == fit.to_frame()["label"].tolist()
+    status, _, err = run([*argv, "--tol", "-1"], capsys)
+    assert status == 2 and "`tol`" in err

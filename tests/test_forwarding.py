@@ -63,8 +63,10 @@ def test_the_method_looks_like_its_target(face: type, target: type, name: str) -
     signature = inspect.signature(theirs)
     first = next(iter(signature.parameters))
     assert first == "self"
+    assert inspect.signature(mine) == signature
+    # bound to an instance, the method shows the target's parameters after self (#27)
     without_self = signature.replace(parameters=list(signature.parameters.values())[1:])
-    assert inspect.signature(mine) == without_self
+    assert inspect.signature(mine.__get__(object())) == without_self
     assert mine.__doc__ == theirs.__doc__ and mine.__doc__
     assert mine.__name__ == name
     assert mine.__qualname__ == f"{face.__qualname__}.{name}"
@@ -87,11 +89,11 @@ def test_no_getattr_and_the_declared_list_is_complete(face: type, target: type) 
 
 def test_help_shows_the_parameters() -> None:
     text = pydoc.render_doc(pdagree.AgreeAccessor, renderer=pydoc.plaintext)
-    assert "fleiss(weights: 'Weights' = None, **options" in text
-    assert "alpha(level: '_alpha.Level' = 'nominal', *, weights" in text
+    assert "fleiss(self, weights: 'Weights' = None, **options" in text
+    assert "alpha(self, level: '_alpha.Level' = 'nominal', *, weights" in text
     assert "Fleiss' kappa" in text
     text = pydoc.render_doc(pdagree.Tally, renderer=pydoc.plaintext)
-    assert "spa(weights: 'SpaWeights' = 'annotations_m1', *, p" in text
+    assert "spa(self, weights: 'SpaWeights' = 'annotations_m1', *, p" in text
     assert "n_items" in text  # a forwarded property
     assert "weights" in pydoc.render_doc(pdagree.Tally.fleiss, renderer=pydoc.plaintext)
 

@@ -24,7 +24,7 @@ __all__ = ["ANALYSES", "add_analysis", "run_analysis"]
 
 
 def _per_category(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
-    return ratings.per_category(args.confidence_level)
+    return ratings.per_category(confidence_level=args.confidence_level)
 
 
 def _pairwise(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
@@ -61,7 +61,9 @@ def _against(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
 def _icc(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
     if args.scores is not None:
         return ratings.consensus_scores(args.scores).scores
-    return ratings.icc_table(args.confidence_level, missing=args.missing, test=args.test)
+    return ratings.icc_table(
+        confidence_level=args.confidence_level, missing=args.missing, test=args.test
+    )
 
 
 def _frame(result: Any) -> pd.DataFrame:

@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 import pandas as pd
 
-from ..consensus import MAX_ITERATIONS, METHODS
+from ..consensus import MAX_ITERATIONS, METHODS, TIES, TOL
 from ._options import add_data_options, add_source, gold_rater, load, seed
 from ._output import add_output, header, write_frame
 
@@ -49,7 +49,7 @@ def add_consensus(commands: Any) -> None:
     )
     model.add_argument(
         "--ties",
-        choices=("random", "first", "nan"),
+        choices=TIES,
         default="random",
         help="an exact tie: a random draw among the tied categories (default, as in Python's "
         "Ratings.consensus; reproducible with --seed), the first category in order, or no "
@@ -69,6 +69,13 @@ def add_consensus(commands: Any) -> None:
         default=MAX_ITERATIONS,
         help=f"EM iterations at most ({MAX_ITERATIONS})",
     )
+    model.add_argument(
+        "--tol",
+        metavar="X",
+        type=float,
+        default=TOL,
+        help=f"EM stops when no posterior or parameter moves by more ({TOL:g})",
+    )
     add_output(parser, default="csv")
 
 
@@ -81,6 +88,7 @@ def run_consensus(args: argparse.Namespace, out: TextIO) -> None:
         ties=args.ties,
         rng=args.seed,
         max_iterations=args.max_iterations,
+        tol=args.tol,
     )
     table: pd.DataFrame = fit.to_frame()
     write_frame(table, header(name, ratings), args, out)

@@ -100,7 +100,7 @@ def run_report(args: argparse.Namespace, out: TextIO) -> None:
         if args.fail_under is not None:
             raise _UsageError("`--fail-under` reads the coefficients' report, not `--icc`.")
         level = 0.95 if args.confidence_level is None else args.confidence_level
-        icc = ratings.icc_table(level, missing=args.icc_missing)
+        icc = ratings.icc_table(confidence_level=level, missing=args.icc_missing)
         write_frame(icc, header(name, ratings), args, out)
         return
     table = ratings.report(

@@ -9,7 +9,10 @@ own, in one vectorised EM over all groups (:mod:`pdagree.consensus._em`).
 from __future__ import annotations
 
 from ._fit import MAX_ITERATIONS, METHODS, TOL, fit
+from ._majority import TIES
 from ._result import Consensus
 from ._size import MAX_CONFUSION_CELLS
 
-__all__ = ["MAX_CONFUSION_CELLS", "MAX_ITERATIONS", "METHODS", "TOL", "Consensus", "fit"]
+__all__ = [
+    "MAX_CONFUSION_CELLS", "MAX_ITERATIONS", "METHODS", "TIES", "TOL", "Consensus", "fit",
+]  # fmt: skip
