@@ -74,8 +74,8 @@ def _long(long: pd.DataFrame) -> pdagree.Ratings:
 
 
 CALLS: dict[str, Callable[[pd.DataFrame, pd.DataFrame], Any]] = {
-    "icc_table(0.95) wide": lambda wide, long: wide.agree.icc_table(0.95),
-    "icc_table(0.95) long": lambda wide, long: _long(long).icc_table(0.95),
+    "icc_table(0.95) wide": lambda wide, long: wide.agree.icc_table(confidence_level=0.95),
+    "icc_table(0.95) long": lambda wide, long: _long(long).icc_table(confidence_level=0.95),
     "kendall_w() wide": lambda wide, long: wide.agree.kendall_w(),
     "kendall_w() long": lambda wide, long: _long(long).kendall_w(),
     "alpha(level='interval') wide": lambda wide, long: wide.agree.alpha(level="interval"),

@@ -153,8 +153,8 @@ class CountRatings(Ratings):
 
     def report(
         self,
-        confidence_level: float | None = None,
         *,
+        confidence_level: float | None = None,
         method: str = "auto",
         n_resamples: int = 2000,
         rng: Any = None,

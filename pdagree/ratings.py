@@ -455,8 +455,8 @@ class Ratings:
     @_doc(_icc.icc_table, inference=False)
     def icc_table(
         self,
-        confidence_level: float = 0.95,
         *,
+        confidence_level: float = 0.95,
         missing: Literal["auto", "omit"] = "auto",
         test: Literal["F", "mcgraw_wong"] = "F",
         rho0: float = 0.0,
@@ -540,8 +540,8 @@ class Ratings:
     @_doc(_breakdowns.per_category, inference=False)
     def per_category(
         self,
-        confidence_level: float | None = None,
         *,
+        confidence_level: float | None = None,
         n_resamples: int = 2000,
         rng: Any = None,
     ) -> pd.DataFrame:
@@ -570,8 +570,8 @@ class Ratings:
     @_doc(_report, inference=False)
     def report(
         self,
-        confidence_level: float | None = None,
         *,
+        confidence_level: float | None = None,
         method: str = "auto",
         n_resamples: int = 2000,
         rng: Any = None,

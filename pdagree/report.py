@@ -116,7 +116,7 @@ def report(
                   value  expected_pi  expected_kappa
     coefficient
     bias         0.0162       0.2199          0.2038
-    >>> with_ci = pdagree.datasets.load("fleiss1971").agree.report(0.95)
+    >>> with_ci = pdagree.datasets.load("fleiss1971").agree.report(confidence_level=0.95)
     >>> with_ci.loc["fleiss", ["value", "se", "low", "high"]].astype(float).round(4).tolist()
     [0.4302, 0.0542, 0.3194, 0.5411]
     """

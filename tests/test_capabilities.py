@@ -199,7 +199,7 @@ def test_a_variance_that_reads_each_rater_is_refused_by_type() -> None:
     with pytest.raises(AnnotationsNeeded, match=r"`conger\(\)` with its options"):
         tally.conger(confidence_level=0.95)
     assert "conger" in tally.report().index
-    assert "conger" not in tally.report(0.95).index
+    assert "conger" not in tally.report(confidence_level=0.95).index
 
 
 # ------------------------------------------------------------------- from_frame

@@ -574,7 +574,7 @@ def test_confidence_level_adds_intervals(capsys: pytest.CaptureFixture[str]) -> 
     header = out.splitlines()[1].split()
     assert header[-5:] == ["se", "low", "high", "p_value", "ci_method"]
     fleiss = next(line for line in out.splitlines() if line.startswith("fleiss "))
-    # The analytic interval of Ratings.report(0.95), rounded to 4 decimals.
+    # The analytic interval of Ratings.report(confidence_level=0.95), rounded to 4 decimals.
     assert fleiss.split()[-5:-2] == ["0.0542", "0.3194", "0.5411"]
     # p < 0.00005: pandas prints a column that rounds to zero throughout as "0.0" (every
     # p-value of this report is analytic or jackknife now, none a bootstrap 1 / 2001).

@@ -169,7 +169,7 @@ def test_breakdowns_equal_the_expanded_frame() -> None:
     # (tests/test_table_data.py), so its replicates differ from the items' draws.
     # The table's variance is irrCAC's *.table one, which divides by n where the raw
     # ratings' divides by n - 1 (table_variance's docstring).
-    ours, theirs = ratings.report(0.95), wide.report(0.95)
+    ours, theirs = ratings.report(confidence_level=0.95), wide.report(confidence_level=0.95)
     analytic = ours["ci_method"] == "analytic"
     assert analytic.sum() >= 8
     n = ratings.n_items

@@ -239,7 +239,7 @@ def test_what_needs_annotations_says_so(client: Any) -> None:
         lambda: ratings.fleiss(confidence_level=0.95, method="bootstrap"),
         lambda: ratings.fleiss().standard_error(method="bootstrap"),
         lambda: ratings.fleiss().confidence_interval(method="bootstrap"),
-        lambda: ratings.report(0.95, method="bootstrap"),
+        lambda: ratings.report(confidence_level=0.95, method="bootstrap"),
         lambda: ratings.conger(confidence_level=0.95),
         lambda: ratings.multilabel(),
         lambda: ratings.irt(),
@@ -289,9 +289,12 @@ def test_analytic_uncertainty_equals_the_pandas_path(
             else:
                 pd.testing.assert_frame_equal(mine, theirs, rtol=0, atol=1e-10)
     names = list(ANALYTIC_ON_COUNTS)
-    same(got.report(0.95, coefficients=names), want.report(0.95, coefficients=names))
-    rows = want.report(0.95, coefficients=names).index.get_level_values(-1)
-    assert set(got.report(0.95).index.get_level_values(-1)) == set(rows)
+    same(
+        got.report(confidence_level=0.95, coefficients=names),
+        want.report(confidence_level=0.95, coefficients=names),
+    )
+    rows = want.report(confidence_level=0.95, coefficients=names).index.get_level_values(-1)
+    assert set(got.report(confidence_level=0.95).index.get_level_values(-1)) == set(rows)
 
 
 def test_import_pdagree_does_not_import_dask() -> None:

@@ -363,7 +363,9 @@ def test_the_command_line_prints_the_icc_table(
 
 
 def test_report_can_be_asked_for_icc_rows() -> None:
-    table = SHROUT_FLEISS.agree.report(0.95, coefficients=["icc", "icc[ICC3k]", "fleiss"])
+    table = SHROUT_FLEISS.agree.report(
+        confidence_level=0.95, coefficients=["icc", "icc[ICC3k]", "fleiss"]
+    )
     assert table.index.tolist() == ["icc[A,1]", "icc[C,k]", "fleiss"]
     full = SHROUT_FLEISS.agree.icc_table()
     assert table.loc["icc[A,1]", "value"] == pytest.approx(full.loc["A,1", "value"])

@@ -107,7 +107,7 @@ def test_auto_and_report_use_the_jackknife() -> None:
     light = FLEISS.agree.light()
     assert light.standard_error() == light.standard_error("jackknife")
     assert FLEISS.agree.bias(confidence_level=0.9).ci_method == "jackknife"
-    table = FLEISS.agree.report(0.95)
+    table = FLEISS.agree.report(confidence_level=0.95)
     assert table.loc["light", "ci_method"] == "jackknife"
     assert table.loc["light", "se"] == pytest.approx(light.standard_error(), rel=1e-12)
     bias = table.attrs["annotator_bias"].loc["bias"]
@@ -121,7 +121,7 @@ def test_auto_and_report_use_the_jackknife() -> None:
     se = light.standard_error()
     assert (low, high) == pytest.approx((light - t * se, light + t * se), rel=1e-12)
     # The bootstrap on request.
-    boot = FLEISS.agree.report(0.95, method="bootstrap", n_resamples=50, rng=0)
+    boot = FLEISS.agree.report(confidence_level=0.95, method="bootstrap", n_resamples=50, rng=0)
     assert boot.loc["light", "ci_method"] == "bootstrap"
 
 
@@ -230,7 +230,7 @@ def test_report_intervals_do_not_hold_a_resample_per_item() -> None:
     wide = pd.DataFrame(
         {f"r{j}": np.where(rng.random(n) < 0.7, truth, rng.integers(0, 5, n)) for j in range(6)}
     )
-    wide.head(50).agree.report(0.95)  # imports and caches before measuring
+    wide.head(50).agree.report(confidence_level=0.95)  # imports and caches before measuring
 
     def peak(**options: object) -> int:
         ratings = wide.agree()

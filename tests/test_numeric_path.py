@@ -36,8 +36,8 @@ def _assert_same(a: object, b: object) -> None:
 
 def _calls(ratings: Ratings, grouped: bool) -> dict[str, object]:
     out: dict[str, object] = {
-        "icc_table": ratings.icc_table(0.9),
-        "icc_table_omit": ratings.icc_table(0.9, missing="omit"),
+        "icc_table": ratings.icc_table(confidence_level=0.9),
+        "icc_table_omit": ratings.icc_table(confidence_level=0.9, missing="omit"),
         "icc": ratings.icc("C,k", missing="omit", confidence_level=0.9),
         "kendall_w": ratings.kendall_w(),
         "cronbach_alpha": ratings.cronbach_alpha(missing="pairwise", confidence_level=0.9),

@@ -205,7 +205,7 @@ def test_coefficients_from_results_and_reports() -> None:
     ratings = trains()
     ax = plotting.coefficients([ratings.fleiss(), ratings.conger(confidence_level=0.9)])
     assert ticks(ax.get_yticklabels()) == ["fleiss", "conger"]
-    report = pdagree.datasets.load("fleiss1971").agree.report(0.95, rng=0)
+    report = pdagree.datasets.load("fleiss1971").agree.report(confidence_level=0.95, rng=0)
     ax = plotting.coefficients(report)
     assert len(ax.get_yticklabels()) == len(report)
     with pytest.raises(TypeError, match=r"^expected a result \(a Coefficient\), a list of them"):

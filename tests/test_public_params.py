@@ -151,10 +151,12 @@ def test_numpy_scalar_confidence_levels_are_accepted_everywhere(level: Any) -> N
     assert kappa.low == pytest.approx(expected.low, abs=1e-3)
     assert ratings.fleiss().confidence_interval(level).low == pytest.approx(expected.low, abs=1e-3)
     # icc_table() took only a Python float (np.float32(0.9) was refused), icc() did not check
-    assert np.isfinite(ratings.icc_table(level).loc["A,1", "low"])
+    assert np.isfinite(ratings.icc_table(confidence_level=level).loc["A,1", "low"])
     icc = ratings.icc(confidence_level=level)
     assert np.isfinite(icc.confidence_interval(level).low)
-    assert ratings.report(level).loc["fleiss", "low"] == pytest.approx(expected.low, abs=1e-3)
+    assert ratings.report(confidence_level=level).loc["fleiss", "low"] == pytest.approx(
+        expected.low, abs=1e-3
+    )
     table = ratings.per_category(confidence_level=level, n_resamples=np.int64(20), rng=0)
     assert "low" in table.columns
 
@@ -204,16 +206,16 @@ def test_pairwise_takes_coefficient_and_method_is_deprecated() -> None:
 def test_report_method_analytic_is_deprecated_as_auto() -> None:
     ratings = _frame().agree()
     with pytest.warns(FutureWarning, match=r"method='auto'"):
-        deprecated = ratings.report(0.9, method="analytic")
-    pd.testing.assert_frame_equal(deprecated, ratings.report(0.9))
+        deprecated = ratings.report(confidence_level=0.9, method="analytic")
+    pd.testing.assert_frame_equal(deprecated, ratings.report(confidence_level=0.9))
     with pytest.raises(ValueError, match=r"^`method` must be one of 'auto', 'bootstrap'; got"):
-        ratings.report(0.9, method="jackknife")
+        ratings.report(confidence_level=0.9, method="jackknife")
 
 
 def test_confidence_level_is_keyword_only_where_the_design_does_not_show_it_positional() -> None:
     # README shows report(0.95); the command line calls icc_table(level) and
     # per_category(level) (it passes confidence_level= before these become keyword-only).
-    shown_positional = {"report", "icc_table", "per_category"}
+    shown_positional: set[str] = set()  # every Ratings method: keyword only (#27)
     for name, method in _public(_frame().agree()):
         parameters = inspect.signature(method).parameters
         if "confidence_level" in parameters and name not in shown_positional:
@@ -224,7 +226,7 @@ def test_the_accessor_refuses_as_the_ratings_do() -> None:
     with pytest.raises(ValueError, match=r"^`rng` must be None, an integer at least 0, "):
         _frame().agree.fleiss(confidence_level=0.9, rng="seed")
     with pytest.raises(ValueError, match=r"^`confidence_level` must be a number strictly "):
-        _frame().agree.icc_table(True)
+        _frame().agree.icc_table(confidence_level=True)
     assert pdagree.Ratings is type(_frame().agree())
 
 

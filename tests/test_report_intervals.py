@@ -82,7 +82,7 @@ def _alone(ratings: Any, row: str) -> pd.DataFrame:
 @pytest.mark.parametrize("case", list(CASES))
 def test_report_intervals_equal_each_method_alone(case: str) -> None:
     ratings, options = CASES[case]
-    report = ratings.report(0.95, **options)
+    report = ratings.report(confidence_level=0.95, **options)
     assert (report["ci_method"] != "bootstrap").all()
     by = "coefficient" in (report.index.names or []) and report.index.nlevels > 1
     rows = report.index.get_level_values("coefficient").unique() if by else report.index
@@ -127,7 +127,7 @@ def test_report_intervals_compute_each_coefficient_once(
 
     monkeypatch.setattr(evaluate, "compute", counting(evaluate))
     monkeypatch.setattr(inference, "compute", counting(inference))
-    report = ratings.report(0.95, **options)
+    report = ratings.report(confidence_level=0.95, **options)
     assert len(report) >= 5
     assert sorted(calls) == sorted(set(calls)), calls
     assert len(calls) == len(report) + ("annotator_bias" in report.attrs)

@@ -213,16 +213,16 @@ def test_a_table_of_billions_costs_what_its_cells_cost() -> None:
     shares = np.array([[7, 1, 0], [1, 6, 1], [0, 1, 3]], dtype=float)
     big = table_frame(shares * 1e8, [1, 2, 3]).agree(layout="contingency")
     small = table_frame(shares * 1e2, [1, 2, 3]).agree(layout="contingency")
-    small.report(0.95)  # imports done before measuring
+    small.report(confidence_level=0.95)  # imports done before measuring
     tracemalloc.start()
     try:
-        report = big.report(0.95)
+        report = big.report(confidence_level=0.95)
         bootstrap = big.alpha("ordinal", confidence_level=0.95, n_resamples=500, rng=1)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert peak < 16 * 2**20
-    reference = small.report(0.95)
+    reference = small.report(confidence_level=0.95)
     proportional = report.index != "alpha[nominal]"
     pd.testing.assert_frame_equal(
         report.loc[proportional, ["value", "observed", "expected"]],

@@ -104,7 +104,7 @@ def run_report(args: argparse.Namespace, out: TextIO) -> None:
         write_frame(icc, header(name, ratings), args, out)
         return
     table = ratings.report(
-        args.confidence_level,
+        confidence_level=args.confidence_level,
         method=args.ci_method,
         n_resamples=args.resamples,
         rng=args.seed,
