@@ -105,9 +105,9 @@ groups of the current copy (cutting costs less than one E- and M-step over them)
 
 class _Active:
     """The groups still running, as a compacted copy of the votes: when at most
-    :data:`COMPACT` of the current copy's groups are still active, the copy is cut down to them (their items, keys
-    and parameters), so that an iteration costs the active groups' annotations. What the
-    finished groups leave is written to the full-size results first."""
+    :data:`COMPACT` of the current copy's groups are still active, the copy is cut down to
+    them (their items, keys and parameters), so that an iteration costs the active groups'
+    annotations. What the finished groups leave is written to the full-size results first."""
 
     def __init__(self, v: Votes, model: Model, params: Params) -> None:
         self.model = model
