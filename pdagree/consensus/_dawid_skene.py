@@ -78,17 +78,19 @@ class DawidSkene:
         # Sums over the few categories run column by column: numpy's reductions along a
         # short axis, and its broadcasts over one, are slow.
         if self.one_coin:
-            hits = _column_sum(sums[:, np.arange(k), np.arange(k)])
+            hits = sums[:, 0, 0].copy()
+            for j in range(1, k):
+                hits += sums[:, j, j]
             n = _column_sum(v.per_label)
             with np.errstate(invalid="ignore", divide="ignore"):
                 accuracy = np.where(n > 0, hits / n, 1.0 / n_allowed)
                 miss = np.where(n_allowed > 1, (1.0 - accuracy) / (n_allowed - 1.0), 0.0)
-            fallowed = allowed.astype(np.float64)
-            off = fallowed * miss[:, None]  # (keys, given)
             conf: FloatArray = np.empty((len(sums), k, k))
-            for true in range(k):
-                conf[:, true, :] = off * fallowed[:, true, None]
-            conf[:, np.arange(k), np.arange(k)] = np.where(allowed, accuracy[:, None], 0.0)
+            for true in range(k):  # accuracy on the diagonal, miss off it; 0 if not allowed
+                for given in range(k):
+                    right = accuracy if given == true else miss
+                    both = allowed[:, true] & allowed[:, given]
+                    conf[:, true, given] = np.where(both, right, 0.0)
         else:
             # (keys, true, given): eq. 2.3's numerators
             mass = np.ascontiguousarray(sums.transpose(0, 2, 1))
