@@ -90,6 +90,12 @@ class Convergence:
         self.last = np.full(v.n_groups, np.inf)
         self._max: dict[str, _GroupMax] = {}
 
+    def restrict(self, v: Votes, keep: BoolArray) -> Convergence:
+        """The same tracking for the groups ``keep`` only, ``v`` their votes."""
+        out = Convergence(v, self.owner, self.tol)
+        out.last = self.last[keep]
+        return out
+
     def _largest(self, kind: str, change: FloatArray) -> FloatArray:
         """Per group, the largest of ``change`` (its first axis owned by ``kind``); nan if
         any is nan."""

@@ -62,9 +62,11 @@ class DawidSkene:
         return self.m_step(v, start_posterior(v), {})
 
     def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, bool]:
-        log_conf = np.log(np.maximum(params["confusion"], FLOOR))  # (keys, true, given)
-        table = log_conf.transpose(0, 2, 1).reshape(-1, v.n_categories)
-        return log_priors(v, params["priors"]), table, True
+        # (keys, given, true), laid out so that the log runs over contiguous memory
+        given = params["confusion"].transpose(0, 2, 1).copy()
+        np.maximum(given, FLOOR, out=given)
+        np.log(given, out=given)
+        return log_priors(v, params["priors"]), given.reshape(-1, v.n_categories), True
 
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params:
         """The priors (eq. 2.4) and confusion matrices (eq. 2.3, or the one-coin accuracy)
@@ -73,19 +75,39 @@ class DawidSkene:
         k = v.n_categories
         allowed, n_allowed = v.key_allowed, v.n_allowed[v.key_group]
         sums = v.sums(posterior)  # (keys, given, true)
+        # Sums over the few categories run column by column: numpy's reductions along a
+        # short axis, and its broadcasts over one, are slow.
         if self.one_coin:
-            hits = np.trace(sums, axis1=1, axis2=2)
-            n = v.per_label.sum(axis=1)
+            hits = sums[:, 0, 0].copy()
+            for j in range(1, k):
+                hits += sums[:, j, j]
+            n = _column_sum(v.per_label)
             with np.errstate(invalid="ignore", divide="ignore"):
                 accuracy = np.where(n > 0, hits / n, 1.0 / n_allowed)
                 miss = np.where(n_allowed > 1, (1.0 - accuracy) / (n_allowed - 1.0), 0.0)
-            fallowed = allowed.astype(np.float64)
-            conf: FloatArray = fallowed[:, None, :] * miss[:, None, None] * fallowed[:, :, None]
-            conf[:, np.arange(k), np.arange(k)] = np.where(allowed, accuracy[:, None], 0.0)
+            conf: FloatArray = np.empty((len(sums), k, k))
+            for true in range(k):  # accuracy on the diagonal, miss off it; 0 if not allowed
+                for given in range(k):
+                    right = accuracy if given == true else miss
+                    both = allowed[:, true] & allowed[:, given]
+                    conf[:, true, given] = np.where(both, right, 0.0)
         else:
-            mass = sums.transpose(0, 2, 1)  # (keys, true, given): eq. 2.3's numerators
-            rows = mass.sum(axis=2, keepdims=True)
-            uniform = allowed / n_allowed[:, None]
+            # (keys, true, given): eq. 2.3's numerators
+            mass = np.ascontiguousarray(sums.transpose(0, 2, 1))
+            rows = _column_sum(mass.transpose(0, 2, 1))  # (keys, true)
             with np.errstate(invalid="ignore", divide="ignore"):
-                conf = np.where(rows > 0, mass / rows, uniform[:, None, :])
+                conf = mass / rows[:, :, None]
+            empty = ~(rows > 0)
+            if empty.any():  # a category never believed seen: uniform over the group's
+                uniform = allowed / n_allowed[:, None]
+                conf[empty] = np.broadcast_to(uniform[:, None, :], conf.shape)[empty]
         return {"priors": priors(v, posterior), "confusion": conf}
+
+
+def _column_sum(values: FloatArray) -> FloatArray:
+    """The sum over the second axis, one column after the other (as numpy sums a short
+    axis)."""
+    out: FloatArray = values[:, 0].copy()
+    for j in range(1, values.shape[1]):
+        out += values[:, j]
+    return out

@@ -98,6 +98,50 @@ def start_posterior(v: Votes) -> FloatArray:
     return out
 
 
+COMPACT = 0.8
+"""The votes are cut down to the active groups once these are at most this share of the
+groups of the current copy (cutting costs less than one E- and M-step over them)."""
+
+
+class _Active:
+    """The groups still running, as a compacted copy of the votes: when at most
+    :data:`COMPACT` of the current copy's groups are still active, the copy is cut down to
+    them (their items, keys and parameters), so that an iteration costs the active groups'
+    annotations. What the finished groups leave is written to the full-size results first."""
+
+    def __init__(self, v: Votes, model: Model, params: Params) -> None:
+        self.model = model
+        self.v = v
+        self.groups = np.arange(v.n_groups, dtype=np.int64)
+        self.items = np.arange(v.n_items, dtype=np.int64)
+        self.keys = np.arange(v.n_keys, dtype=np.int64)
+        self.post = np.zeros((v.n_items, v.n_categories))
+        self.params = {name: value.copy() for name, value in params.items()}
+        self.log_likelihood = np.zeros(v.n_groups)
+
+    def _index(self, name: str) -> IntArray:
+        owner = self.model.owner[name]
+        return self.groups if owner == "group" else self.keys if owner == "key" else self.items
+
+    def keep(self, post: FloatArray, params: Params, log_likelihood: FloatArray) -> None:
+        """Write the current copy's posteriors, parameters and log-likelihoods back."""
+        self.post[self.items] = post
+        for name, value in params.items():
+            self.params[name][self._index(name)] = value
+        self.log_likelihood[self.groups] = log_likelihood
+
+    def restrict(self, keep: BoolArray, params: Params) -> tuple[BoolArray, Params]:
+        """Cut the copy down to the groups ``keep``; their parameters, and which items they
+        keep (to cut the posteriors)."""
+        sub, item_kept, key_kept = self.v.restrict(keep)
+        kept = {"group": keep, "key": key_kept, "item": item_kept}
+        self.v = sub
+        self.groups, self.items = self.groups[keep], self.items[item_kept]
+        self.keys = self.keys[key_kept]
+        out = {name: value[kept[self.model.owner[name]]] for name, value in params.items()}
+        return item_kept, out
+
+
 def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
     """Fit ``model`` by EM, every group on its own.
 
@@ -107,30 +151,46 @@ def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
     two, are below ``tol`` (:class:`~._convergence.Convergence`), so its posteriors are those
     of the parameters returned. ``n_iterations`` counts the M-steps; a group still active
     after ``max_iterations`` of them has not converged. The log-likelihood is reported, not
-    used to stop."""
+    used to stop. The steps run on the groups still active only (:class:`_Active`): a
+    finished group's parameters are frozen, so its posteriors would not change."""
     params = model.start(v)
+    state = _Active(v, model, params)
     active = np.ones(v.n_groups, dtype=bool)
     converged = np.zeros(v.n_groups, dtype=bool)
     n_iterations = np.zeros(v.n_groups, dtype=np.int64)
     watch = Convergence(v, model.owner, tol)
     before: tuple[FloatArray, Params] | None = None
     for step in range(max_iterations + 1):
-        post, log_likelihood = posterior(v, *model.log_label(v, params))
+        sub = state.v
+        post, log_likelihood = posterior(sub, *model.log_label(sub, params))
         if before is not None:
             done = active & watch.settled((post, params), before, active)
-            converged |= done
+            converged[state.groups[done]] = True
             active &= ~done
-        if step == max_iterations or not active.any():
+        n_active = int(active.sum())
+        if step == max_iterations or not n_active:
             break
+        if n_active <= COMPACT * sub.n_groups:
+            state.keep(post, params, log_likelihood)
+            item_kept, params = state.restrict(active, params)
+            post = post[item_kept]
+            watch = watch.restrict(state.v, active)
+            active = np.ones(n_active, dtype=bool)
+            sub = state.v
         before = (post, params)
-        new = model.m_step(v, post, params)
+        new = model.m_step(sub, post, params)
+        if n_active == sub.n_groups:  # nothing to freeze
+            params = new
+            n_iterations[state.groups] += 1
+            continue
         params = {
             name: np.where(
-                active[owned(v, model.owner[name])].reshape((-1,) + (1,) * (value.ndim - 1)),
+                active[owned(sub, model.owner[name])].reshape((-1,) + (1,) * (value.ndim - 1)),
                 value,
                 params[name],
             )
             for name, value in new.items()
         }
-        n_iterations += active
-    return Fit(post, params, log_likelihood, n_iterations, converged)
+        n_iterations[state.groups] += active
+    state.keep(post, params, log_likelihood)
+    return Fit(state.post, state.params, state.log_likelihood, n_iterations, converged)

@@ -134,6 +134,30 @@ class Votes:
         flat = np.bincount(self.item * k + self.code, minlength=self.n_items * k)
         return flat.reshape(self.n_items, k).astype(np.float64)
 
+    def restrict(self, keep: BoolArray) -> tuple[Votes, BoolArray, BoolArray]:
+        """The votes of the groups ``keep`` (G,) only, renumbered in their order (items and
+        keys keep their relative order); also which items and which keys were kept."""
+        item_kept = keep[self.group]
+        key_kept = keep[self.key_group]
+        annotation = item_kept[self.item]
+        new_group = np.cumsum(keep) - 1
+        new_item = np.cumsum(item_kept) - 1
+        new_key = np.cumsum(key_kept) - 1
+        sub = Votes(
+            item=new_item[self.item[annotation]],
+            key=new_key[self.key[annotation]],
+            code=self.code[annotation],
+            group=new_group[self.group[item_kept]],
+            n_items=int(item_kept.sum()),
+            n_groups=int(keep.sum()),
+            n_categories=self.n_categories,
+            allowed=self.allowed[keep],
+            gold=self.gold[item_kept],
+            gold_rater=self.gold_rater,
+            key_group=new_group[self.key_group[key_kept]],
+        )
+        return sub, item_kept, key_kept
+
 
 def votes(data: RatingData, gold: Any = None) -> Votes:
     """The votes of ``data``, with the known labels ``gold`` (a rater's name or a Series of
