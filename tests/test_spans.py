@@ -482,3 +482,41 @@ def test_span_plots(tmp_path: object) -> None:
         assert image[raters.index(a), raters.index(b)] == pytest.approx(f1)
     ax.figure.savefig(f"{tmp_path}/pairs.png")
     plt.close("all")
+
+
+def test_token_agreement_by_whitespace_tokens() -> None:
+    texts = {"d0": "Ada Lovelace met Alan  Turing in London", "d1": "nothing\tto see here"}
+    rows = [
+        ("d0", "a", 0, 12, "PER"), ("d0", "a", 17, 29, "PER"), ("d0", "a", 33, 39, "LOC"),
+        ("d0", "b", 0, 3, "PER"), ("d0", "b", 33, 39, "ORG"),
+        ("d1", "a", None, None, None), ("d1", "b", 8, 10, "LOC"),
+    ]  # fmt: skip
+    frame = pd.DataFrame(rows, columns=["doc", "who", "s", "e", "tag"])
+    spans = frame.agree.spans(
+        item="doc", rater="who", start="s", end="e", label="tag", text=pd.Series(texts)
+    )
+    tokens = spans.token_agreement(unit="token")
+    expected = []
+    for doc, text in texts.items():
+        position = 0
+        for word in text.split():
+            start = text.index(word, position)
+            position = start + len(word)
+            for who in ("a", "b"):
+                votes: dict[str, int] = {}
+                for d, w, s, e, tag in rows:
+                    if d == doc and w == who and s is not None:
+                        shared = max(0, min(e, position) - max(s, start))
+                        votes[tag] = votes.get(tag, 0) + shared
+                best = max(sorted(votes), key=lambda t: votes[t], default=None)
+                expected.append((doc, start, who, best if best and votes[best] else "O"))
+    reference = pd.DataFrame(expected, columns=["doc", "start", "who", "tag"])
+    reference["item"] = reference["doc"] + ":" + reference["start"].astype(str)
+    want = reference.agree(
+        item="item", rater="who", label="tag", categories=["O", "LOC", "ORG", "PER"]
+    )
+    assert tokens.n_items == want.n_items == 11  # 7 + 4 tokens (a tab separates too)
+    assert float(tokens.observed()) == pytest.approx(float(want.observed()))
+    assert float(tokens.cohen()) == pytest.approx(float(want.cohen()))
+    with pytest.raises(ValueError, match="`unit='token'` splits the documents' texts"):
+        frame.agree.spans(item="doc", rater="who", start="s", end="e").token_agreement("token")

@@ -59,6 +59,7 @@ class SpanData:
     groups: pd.Index | None
     length: IntArray
     labelled: bool
+    texts: Any = None  # per document its text, where ``text=`` gave texts
 
     @property
     def n_docs(self) -> int:
@@ -118,7 +119,7 @@ def _refuse(df: pd.DataFrame, rows: BoolArray, what: str, remedy: str) -> None:
 
 def _lengths(
     text: Any, df: pd.DataFrame, docs: pd.Index, doc_of_row: IntArray, item: Hashable
-) -> IntArray | None:
+) -> tuple[IntArray, Any] | None:
     """Per document: its length from ``text=`` (a column, or a Series indexed by item, of
     texts or lengths), or ``None``."""
     if text is None:
@@ -136,7 +137,8 @@ def _lengths(
         per_doc = np.empty(len(docs), dtype=object)
         per_doc[doc_of_row] = df[text].to_numpy()
     lengths = [v if isinstance(v, (int, np.integer)) else len(str(v)) for v in per_doc]
-    return np.array(lengths, dtype=np.int64)
+    texts = per_doc if all(isinstance(v, str) for v in per_doc) else None
+    return np.array(lengths, dtype=np.int64), texts
 
 
 def span_data(
@@ -206,7 +208,8 @@ def span_data(
     _check_overlaps(df.index[is_span], span_doc, span_rater, label_, start_, end_)
     furthest = np.zeros(len(docs), dtype=np.int64)
     np.maximum.at(furthest, span_doc, end_)
-    lengths = _lengths(text, df, docs, doc_of_row, item)
+    given = _lengths(text, df, docs, doc_of_row, item)
+    lengths, texts = (None, None) if given is None else given
     if lengths is not None:
         beyond = end_ > lengths[span_doc]
         if beyond.any():
@@ -230,6 +233,7 @@ def span_data(
         groups=groups,
         length=furthest if lengths is None else lengths,
         labelled=label is not None,
+        texts=texts,
     )
 
 

@@ -177,13 +177,16 @@ class SpanRatings:
 
         Parameters
         ----------
-        unit : {"char"}, default "char"
-            The unit: characters.
+        unit : {"char", "token"}, default "char"
+            Characters, or the whitespace-separated tokens of the texts given with ``text=``
+            (``str.split()``'s tokens; a token takes the label covering most of its
+            characters, ``"O"`` where none does; items labelled by the token's first
+            character).
 
         Returns
         -------
         Ratings
-            One item per character, categories ``"O"`` and the labels.
+            One item per character (token), categories ``"O"`` and the labels.
         """
         return _tokens.token_agreement(self._data, unit)
 

@@ -5,6 +5,9 @@ length: ``text=``, else its furthest span end); each annotator of a document giv
 characters the label of the span covering it, or ``"O"`` (outside any span). Where one
 annotator's spans of different labels overlap, the shortest span's label wins (the innermost
 entity). Memory: one int64 code per (character, annotator), never a Python object per cell.
+With ``unit="token"`` the items are the whitespace-separated tokens of the texts given with
+``text=`` (the tokens of ``str.split()``, found on one array of code points), each labelled by
+the label covering most of its characters (``"O"`` where none does, ties to the first label).
 """
 
 from __future__ import annotations
@@ -24,10 +27,39 @@ __all__ = ["OUTSIDE", "token_agreement"]
 OUTSIDE = "O"
 
 
+#: The code points Python's ``str.isspace`` accepts: the separators of whitespace tokens.
+_SPACES = np.array(
+    [9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 133, 160, 5760, *range(8192, 8203), 8232, 8233,
+     8239, 8287, 12288]
+)  # fmt: skip
+
+
+def _whitespace_tokens(texts: Any, docs: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """The whitespace-separated tokens of the texts of ``docs`` (``str.split()``'s tokens):
+    per token its document and its start and end offsets, from one array of code points."""
+    joined = " ".join(texts[d] for d in docs) + " "
+    points = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    space = np.isin(points, _SPACES)
+    starts = np.flatnonzero(~space & np.r_[True, space[:-1]])
+    ends = np.flatnonzero(~space & np.r_[space[1:], True]) + 1
+    lengths = np.array([len(texts[d]) for d in docs], dtype=np.int64)
+    doc_start = np.cumsum(lengths + 1) - (lengths + 1)  # each text's offset in ``joined``
+    which = np.searchsorted(doc_start, starts, side="right") - 1
+    return docs[which], starts - doc_start[which], ends - doc_start[which]
+
+
 def token_agreement(data: SpanData, unit: str = "char") -> Ratings:
-    """The characters' labels as :class:`~pdagree.Ratings` (see the module's docstring)."""
-    if unit != "char":
-        raise ValueError(f"`unit` must be 'char' (characters); got {unit!r}.")
+    """The characters' (or tokens') labels as :class:`~pdagree.Ratings` (see the module's
+    docstring)."""
+    if unit not in ("char", "token"):
+        raise ValueError(
+            f"`unit` must be 'char' (characters) or 'token' (whitespace tokens); got {unit!r}."
+        )
+    if unit == "token" and data.texts is None:
+        raise ValueError(
+            "`unit='token'` splits the documents' texts at whitespace: pass the texts with "
+            "`text=` (a column or a Series of strings indexed by item)."
+        )
     per_doc = np.bincount(data.doc, minlength=data.n_docs)
     shared = per_doc >= 2
     rows = np.flatnonzero(shared[data.doc])
@@ -56,6 +88,33 @@ def token_agreement(data: SpanData, unit: str = "char") -> Ratings:
     doc_of_item = np.repeat(docs, data.length[docs])
     char = np.arange(len(doc_of_item)) - np.repeat(item_first[docs], data.length[docs])
     labels = [OUTSIDE, *(data.labels if data.labelled else ["span"])]
+    if unit == "token":
+        tok_doc, tok_start, tok_end = _whitespace_tokens(data.texts, docs)
+        token_of_char = np.full(len(doc_of_item), -1, dtype=np.int64)
+        width = tok_end - tok_start
+        first = np.repeat(item_first[tok_doc] + tok_start, width)
+        token_of_char[
+            first + np.arange(len(first)) - np.repeat(np.cumsum(width) - width, width)
+        ] = np.repeat(np.arange(len(tok_doc)), width)
+        n_tokens = np.bincount(tok_doc, minlength=data.n_docs)
+        token_first = np.cumsum(n_tokens) - n_tokens
+        row_base = np.cumsum(n_tokens[row_doc]) - n_tokens[row_doc]
+        tok = token_of_char[item]
+        inside = tok >= 0
+        row_of_cell = np.repeat(np.arange(len(rows)), length)[inside]
+        key = row_base[row_of_cell] + tok[inside] - token_first[doc_of_item[item[inside]]]
+        k1 = len(labels)
+        n_keys = int(n_tokens[row_doc].sum())
+        votes = np.bincount(key * k1 + code[inside], minlength=n_keys * k1).reshape(n_keys, k1)
+        votes[:, 0] = 0  # outside: only where no character of the token has a label
+        code = np.where(votes.max(axis=1) > 0, votes.argmax(axis=1), 0).astype(np.int64)
+        key_row = np.repeat(np.arange(len(rows)), n_tokens[row_doc])
+        item = np.repeat(token_first[row_doc], n_tokens[row_doc])
+        item += np.arange(n_keys) - np.repeat(row_base, n_tokens[row_doc])
+        rater = row_rater[key_row]
+        shared_tokens = np.flatnonzero(np.isin(tok_doc, docs))
+        doc_of_item, char = tok_doc[shared_tokens], tok_start[shared_tokens]
+        n_cells = n_keys
     return Ratings(
         Encoded(
             layout="long",
