@@ -5,6 +5,7 @@ simulated crowds; ``by=`` equal to a loop; the skills as the algorithms define t
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -13,8 +14,7 @@ from peers import peer
 from test_consensus import duck, long, simulate
 
 
-def _crowd_kit(method: str, df: pd.DataFrame) -> tuple[pd.Series, pd.DataFrame]:
-    aggregation = peer("crowdkit.aggregation")
+def _crowd_kit(aggregation: Any, method: str, df: pd.DataFrame) -> tuple[pd.Series, pd.DataFrame]:
     model = {"wawa": aggregation.Wawa, "zero_based_skill": aggregation.ZeroBasedSkill}[method]()
     data = df.rename(columns={"item": "task", "rater": "worker"})
     with warnings.catch_warnings():  # crowd-kit 1.4.2 on pandas 3: its own deprecations
@@ -27,9 +27,9 @@ def _crowd_kit(method: str, df: pd.DataFrame) -> tuple[pd.Series, pd.DataFrame]:
     return labels, probas
 
 
-def _agreement_where_clear(method: str, df: pd.DataFrame) -> tuple[float, int]:
+def _agreement_where_clear(aggregation: Any, method: str, df: pd.DataFrame) -> tuple[float, int]:
     ours = long(df).consensus(method, ties="first")
-    labels, probas = _crowd_kit(method, df)
+    labels, probas = _crowd_kit(aggregation, method, df)
     top = np.sort(probas.to_numpy(), axis=1)
     clear = pd.Series(top[:, -1] - top[:, -2] > 0.1, index=probas.index)
     same = ours.labels.loc[labels.index] == labels
@@ -41,7 +41,7 @@ def _agreement_where_clear(method: str, df: pd.DataFrame) -> tuple[float, int]:
 @pytest.mark.parametrize("seed", [0, 1])
 def test_equal_to_crowd_kit_on_simulated_crowds(method: str, seed: int) -> None:
     df, _ = simulate(1500, [0.9, 0.75, 0.6, 0.45, 0.3], seed=seed, coverage=0.6)
-    share, n_clear = _agreement_where_clear(method, df)
+    share, n_clear = _agreement_where_clear(peer("crowdkit.aggregation"), method, df)
     assert n_clear > 500
     assert share >= 0.98
 
@@ -51,7 +51,7 @@ def test_equal_to_crowd_kit_on_simulated_crowds(method: str, seed: int) -> None:
 def test_equal_to_crowd_kit_on_duck_identification(method: str) -> None:
     answers, truth = duck()
     df = answers.rename(columns={"question": "item", "worker": "rater", "answer": "label"})
-    share, n_clear = _agreement_where_clear(method, df)
+    share, n_clear = _agreement_where_clear(peer("crowdkit.aggregation"), method, df)
     assert n_clear > 50
     assert share >= 0.98
     ours = long(df).consensus(method, ties="first").labels
