@@ -385,6 +385,30 @@ def test_a_flipped_byte_inside_an_array_is_refused(tmp_path: Path) -> None:
         Tally.load(tmp_path / "flipped.npz")
 
 
+@pytest.mark.parametrize("also_local", [False, True])
+def test_a_member_flagged_encrypted_is_refused(tmp_path: Path, also_local: bool) -> None:
+    # Bit 0 of a member's flags in the central directory marks it encrypted: zipfile then
+    # raises RuntimeError ("password required"), which must become the reader's error too.
+    # (zipfile reads that bit from the central directory only; the local header's copy,
+    # flipped alone, changes nothing that is read.)
+    tally = Tally.from_frame(frame(13), item="item", rater="rater", label="label")
+    path = tmp_path / "t.npz"
+    tally.save(path, compress=False)
+    raw = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as archive:
+        info = archive.getinfo("nik.counts.npy")
+    name = info.filename.encode()
+    at = raw.index(b"PK\x01\x02")
+    while raw[at + 46 : at + 46 + len(name)] != name:
+        at = raw.index(b"PK\x01\x02", at + 4)
+    raw[at + 8] |= 0x1  # the central directory entry's flags
+    if also_local:
+        raw[info.header_offset + 6] |= 0x1  # the local header's flags
+    (tmp_path / "flagged.npz").write_bytes(bytes(raw))
+    with pytest.raises(ValueError, match="not a readable pdagree tally"):
+        Tally.load(tmp_path / "flagged.npz")
+
+
 @settings(max_examples=60, deadline=None)
 @given(batches=st.lists(st.lists(st.integers(0, 40), max_size=25), max_size=12))
 def test_runs_add_up_as_one_sort_would(batches: list[list[int]]) -> None:

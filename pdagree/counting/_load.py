@@ -91,7 +91,7 @@ def read_counts(path: str | os.PathLike[str]) -> Counts:
         except (
             zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, zlib.error,
             ValueError, TypeError, KeyError, IndexError, OverflowError, RecursionError,
-            NotImplementedError,
+            NotImplementedError, RuntimeError,
         ) as exc:  # fmt: skip
             raise _damaged(path, f"{type(exc).__name__}: {exc}") from None
 
@@ -105,6 +105,8 @@ def _member(
     """One ``.npy`` member, a 1-d array of a dtype of kind among ``kinds`` and at most
     ``most`` values, checked from its header before its values are read."""
     name = info.filename
+    if info.flag_bits & 0x1:
+        raise Unreadable(f"member {name!r} is marked encrypted")
     if info.compress_type == zipfile.ZIP_STORED:
         if info.file_size != info.compress_size:
             raise Unreadable(
