@@ -209,7 +209,12 @@ def edit(arrays: dict[str, np.ndarray[Any, Any]], header: dict[str, Any], data: 
     if how == "scale" and len(values) and values.dtype.kind == "f":
         values = values * data.draw(st.sampled_from([-1, 0, 2, 0.5, np.nan]))
     elif how == "shift" and len(values) and values.dtype.kind in "iu":
-        values[data.draw(st.integers(0, len(values) - 1))] += data.draw(st.integers(-3, 1 << 33))
+        # the shifted value wraps within the member's dtype (uint8 bytes, int64 keys...), as
+        # an edit of the file's bytes would: a value the dtype cannot hold is no edit
+        at = data.draw(st.integers(0, len(values) - 1))
+        bounds = np.iinfo(values.dtype)
+        shifted = int(values[at]) + data.draw(st.integers(-3, 1 << 33)) - bounds.min
+        values[at] = shifted % (bounds.max - bounds.min + 1) + bounds.min
     elif how == "swap" and len(values) > 1:
         values = values[::-1].copy()
     elif how == "drop" and len(values):
