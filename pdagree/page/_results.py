@@ -121,9 +121,8 @@ def _pick(table: Any, key: Hashable, n_levels: int) -> Any:
         # One row per group (a fit's summary, the variance components): that row.
         if key not in index:
             return Failure("no value for this group.")
-        row = table.loc[[key]]
-        return row
-    levels = list(range(n_levels))
+        return table.loc[pd.Index([key], tupleize_cols=False)]
+    levels: Any = list(range(n_levels))
     where = key if isinstance(key, tuple) else (key,)
     try:
         return table.xs(where, level=levels, drop_level=True)

@@ -64,7 +64,7 @@ def heatmap(matrix: pd.DataFrame, name: str, title: str) -> str:
     write = size >= 34
     for (i, j), v in np.ndenumerate(values):  # the cells of a raters x raters matrix
         full, shown = number(v) or ("nan", "–")
-        key_r, key_c = label_of(matrix.index[i]), label_of(matrix.columns[j])
+        key_r, key_c = label_of(matrix.index[int(i)]), label_of(matrix.columns[int(j)])
         x, y = left + j * size, top + i * size
         parts.append(
             f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{colour(v)}" '
