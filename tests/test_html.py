@@ -325,3 +325,24 @@ def test_cli_html_refuses_table_options(capsys: pytest.CaptureFixture[str]) -> N
     err = capsys.readouterr().err
     assert "`--format html` writes the whole report page; it takes no --icc, --level." in err
     assert main(["per-rater", "--example", "fleiss1971", "--format", "html"]) == 2
+
+
+def test_many_groups_get_a_summary_row_each_and_at_most_max_groups_sections(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pdagree.page
+
+    monkeypatch.setattr(pdagree.page, "MAX_GROUPS", 3)
+    rng = np.random.default_rng(1)
+    n = 5 * 8
+    frame = pd.DataFrame(
+        {"batch": np.repeat(np.arange(5), 8), **{r: rng.choice(["x", "y"], n) for r in "abc"}}
+    )
+    ratings = frame.agree(by="batch")
+    page = read(ratings.to_html(consensus="majority"))
+    assert len({row for row, _ in page.table("groups")}) == 5
+    report = ratings.report(confidence_level=0.95)
+    check_table(page, "groups", report["value"].unstack()[report.index.levels[1]])
+    groups = [h for h in page.headings if h.startswith("Group: ")]
+    assert groups == ["Group: 0", "Group: 1", "Group: 2"]
+    assert "5 groups by batch; the first 3 have a section each." in page.texts["p"]
