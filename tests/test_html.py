@@ -346,3 +346,21 @@ def test_many_groups_get_a_summary_row_each_and_at_most_max_groups_sections(
     groups = [h for h in page.headings if h.startswith("Group: ")]
     assert groups == ["Group: 0", "Group: 1", "Group: 2"]
     assert "5 groups by batch; the first 3 have a section each." in page.texts["p"]
+
+
+def test_cli_page_with_gold_labels(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ratings = datasets.load("fleiss1971").agree()
+    gold = ratings.consensus("majority", rng=1).labels
+    with pytest.warns(pdagree.UndefinedStatisticWarning, match="macro averages skip"):
+        expected = ratings.against(gold, average="macro")
+    file = tmp_path / "gold.csv"
+    gold.rename_axis("item").rename("label").reset_index().to_csv(file, index=False)
+    args = ["report", "--example", "fleiss1971", "--format", "html"]
+    assert main([*args, "--gold-file", str(file)]) == 0
+    check_table(read(capsys.readouterr().out), "against", expected)
+    assert main([*args, "--gold", "rater3"]) == 0
+    with pytest.warns(pdagree.UndefinedStatisticWarning, match="macro averages skip"):
+        by_rater = ratings.against("rater3", average="macro")  # the others against rater3
+    check_table(read(capsys.readouterr().out), "against", by_rater)
+    assert main(["report", "--example", "fleiss1971", "--gold", "rater3"]) == 2
+    assert "pass `--format html`" in capsys.readouterr().err

@@ -8,7 +8,7 @@ from typing import Any, TextIO
 
 from ..definitions import REGISTRY
 from ._gate import add_gate, check_gate
-from ._options import add_data_options, add_source, load, seed
+from ._options import add_data_options, add_gold, add_source, gold_labels, load, seed
 from ._output import add_output, header, write_frame, write_text
 from ._read import UsageError as _UsageError
 
@@ -86,6 +86,7 @@ def add_report(commands: Any) -> None:
         help="with --icc: refuse (auto) or drop (omit) items some rater did not rate",
     )
     add_gate(report.add_argument_group("quality gate"), "report")
+    add_gold(report.add_argument_group("report page: reference labels (with --format html)"))
     add_output(report, page=True)
 
 
@@ -95,6 +96,11 @@ def run_report(args: argparse.Namespace, out: TextIO) -> None:
     if args.format == "html":
         _page(name, ratings, args, out)
         return
+    if args.gold is not None or args.gold_file is not None:
+        raise _UsageError(
+            "`--gold` and `--gold-file` add the reference labels to the report page: pass "
+            "`--format html` (or run `pdagree against`)."
+        )
     if args.icc:
         if args.coefficients is not None or args.weights is not None or args.level is not None:
             raise _UsageError(
@@ -120,8 +126,9 @@ def run_report(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _page(name: str, ratings: Any, args: argparse.Namespace, out: TextIO) -> None:
-    """``--format html``: the report page (:meth:`pdagree.Ratings.to_html`); the gate reads
-    the report of every coefficient, at ``--confidence-level`` when given."""
+    """``--format html``: the report page (:meth:`pdagree.Ratings.to_html`, with the reference
+    labels of ``--gold`` or ``--gold-file``); the gate reads the report of every coefficient,
+    at ``--confidence-level`` when given."""
     chosen = {"--icc": args.icc, "--coefficients": args.coefficients, "--weights": args.weights}
     chosen["--level"] = args.level
     given = [flag for flag, value in chosen.items() if value not in (None, False)]
@@ -129,7 +136,8 @@ def _page(name: str, ratings: Any, args: argparse.Namespace, out: TextIO) -> Non
         raise _UsageError(
             f"`--format html` writes the whole report page; it takes no {', '.join(given)}."
         )
-    write_text(ratings.to_html(title=f"Agreement: {name}"), args, out)
+    gold = gold_labels(ratings, args)
+    write_text(ratings.to_html(title=f"Agreement: {name}", gold=gold), args, out)
     if args.fail_under is not None or args.fail_under_lower:
         table = ratings.report(
             confidence_level=args.confidence_level,
