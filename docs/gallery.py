@@ -5,12 +5,18 @@ Run from anywhere, with the ``plot`` extra installed::
     python docs/gallery.py
 
 Each figure is drawn by :mod:`pdagree.plotting` on the bundled data sets, at a small size so
-that the committed files stay small. The documentation site shows the same files.
+that the committed files stay small. The documentation site shows the same files. With
+Debian's ``chromium`` installed, the screenshot of the report page
+(``pdagree report --example fleiss1971 --format html``) is taken too: 1280 pixels wide,
+cropped to the page's content, in 256 colours.
 """
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -65,12 +71,43 @@ def figures() -> dict[str, plt.Axes]:
     return drawn
 
 
+def report_page(path: Path) -> bool:
+    """The screenshot of the example report page, if chromium is installed."""
+    import numpy as np
+    from PIL import Image
+
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        print("chromium not found: the report page's screenshot is not taken")
+        return False
+    ratings = pdagree.datasets.load("fleiss1971").agree()
+    with tempfile.TemporaryDirectory() as tmp:
+        page, shot = Path(tmp) / "report.html", Path(tmp) / "report.png"
+        ratings.to_html(page, title="Agreement: fleiss1971")  # as `pdagree report` titles it
+        subprocess.run(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--hide-scrollbars", f"--user-data-dir={Path(tmp) / 'profile'}",
+             f"--screenshot={shot}", "--window-size=1280,6000", page.as_uri()],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        image = Image.open(shot).convert("RGB")
+    ink = np.flatnonzero((np.asarray(image) < 250).any(axis=(1, 2)))
+    image = image.crop((0, 0, image.width, int(ink.max()) + 16))
+    image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
+        path, optimize=True
+    )
+    return True
+
+
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     for name, ax in figures().items():
         path = OUT / f"{name}.png"
         ax.figure.savefig(path, dpi=DPI)
         plt.close(ax.figure)
+        print(f"{path.relative_to(OUT.parents[2])}: {path.stat().st_size // 1024} KiB")
+    path = OUT / "report_page.png"
+    if report_page(path):
         print(f"{path.relative_to(OUT.parents[2])}: {path.stat().st_size // 1024} KiB")
     return 0
 

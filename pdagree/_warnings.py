@@ -5,14 +5,19 @@ from __future__ import annotations
 import inspect
 import os
 import warnings
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 __all__ = [
     "ConvergenceWarning",
     "LayoutWarning",
     "PdagreeWarning",
     "UndefinedStatisticWarning",
+    "recorded",
     "warn",
 ]
+
+_T = TypeVar("_T")
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -59,3 +64,20 @@ def _stack_level() -> int:
 def warn(message: str, category: type[Warning] = UndefinedStatisticWarning) -> None:
     """Emit ``message`` so that it points at the user's line, not at pdagree's internals."""
     warnings.warn(message, category, stacklevel=_stack_level())
+
+
+def recorded(function: Callable[..., _T], *args: Any) -> tuple[_T, tuple[str, ...]]:
+    """``function(*args)`` and the messages of the warnings it raised, each raised again as
+    it was (its category, pointing at the user's line), so that the caller keeps a copy."""
+    raised: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result = function(*args)
+            finally:
+                raised = list(caught)
+    finally:
+        for w in raised:  # once each, after the function (a handful at most)
+            warnings.warn(w.message, stacklevel=_stack_level())
+    return result, tuple(str(w.message) for w in raised)

@@ -257,3 +257,4 @@ class CountRatings(Ratings):
     per_category = _on_counts("per_category")
     items = _on_counts("items")
     against = _on_counts("against")
+    to_html = _on_counts("to_html")

@@ -10,7 +10,10 @@ announces undefined values, and adds ``se``, ``low``, ``high``, ``z``, ``se_h0``
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+import inspect
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, TypedDict, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -33,6 +36,7 @@ __all__ = [
     "InferenceOptions",
     "coefficient",
     "label",
+    "method_doc",
 ]
 
 Result = Coefficient | pd.DataFrame
@@ -275,3 +279,51 @@ def _warn_undefined(
         keys = list(enc.groups[bad][:5])
         where = f" in {int(bad.sum())} of {enc.n_groups} groups (e.g. {keys})"
     warn(f"`{name}` is undefined{where}: {why}; the value is nan.")
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def method_doc(definition: Callable[..., Any], *, inference: bool = True) -> Callable[[_F], _F]:
+    """Give a :class:`~pdagree.Ratings` method its definition's docstring and, for a
+    coefficient, the shared sections its definition lacks (``weights``, Returns) and the
+    inference note, each in numpydoc's order of sections."""
+
+    def decorate(method: _F) -> _F:
+        doc = definition.__doc__ or ""
+        if inference:
+            if "weights" in inspect.signature(method).parameters:
+                doc = _insert(doc, WEIGHTS_PARAMETER, "Parameters", _SECTIONS)
+            doc = _insert(doc, COEFFICIENT_RETURNS, "Returns", _SECTIONS[2:])
+            doc = _insert(doc, INFERENCE_NOTE, "Other Parameters", _SECTIONS[3:])
+        method.__doc__ = doc
+        return method
+
+    return decorate
+
+
+#: numpydoc's sections, in its order (those pdagree's docstrings use).
+_SECTIONS = (
+    "Parameters",
+    "Returns",
+    "Other Parameters",
+    "Raises",
+    "Warns",
+    "See Also",
+    "Notes",
+    "References",
+    "Examples",
+)
+
+
+def _insert(doc: str, section: str, name: str, before: Sequence[str]) -> str:
+    """``doc`` with ``section`` (titled ``name``) before the first of the sections
+    ``before``, or at the end; unchanged if ``doc`` has a section ``name`` already."""
+    headers = [re.search(rf"^ *{s}\n *-+\n", doc, re.M) for s in (name, *before)]
+    if headers[0]:
+        return doc
+    starts = [h.start() for h in headers[1:] if h]
+    at = min(starts) if starts else len(doc.rstrip(" "))
+    return (
+        doc[:at].rstrip("\n") + "\n" + section + ("\n" if starts else "") + doc[at:].lstrip("\n")
+    )

@@ -7,11 +7,10 @@ request); the docstrings are written once, on the definitions, and shown here.
 
 from __future__ import annotations
 
-import inspect
-import re
+import os
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar, Unpack
+from typing import Any, Literal, Unpack
 
 import pandas as pd
 
@@ -21,9 +20,10 @@ from . import icc as _icc
 from . import irt as _irt
 from . import kendall as _kendall
 from . import numeric as _numeric
+from . import page as _page
 from . import per_rater as _per_rater
 from ._validation import check_fraction, check_seed
-from ._warnings import warn
+from ._warnings import recorded, warn
 from .definitions import alpha as _alpha
 from .definitions import bias as _bias
 from .definitions import breakdowns as _breakdowns
@@ -33,14 +33,8 @@ from .definitions import multilabel as _multilabel
 from .definitions import spa as _spa
 from .definitions.spa import SpaWeights
 from .encoding import Encoded, Layout, LayoutSpec, NumericEncoded, encode, numeric_encode
-from .evaluate import (
-    COEFFICIENT_RETURNS,
-    INFERENCE_NOTE,
-    WEIGHTS_PARAMETER,
-    InferenceOptions,
-    Result,
-    coefficient,
-)
+from .evaluate import InferenceOptions, Result, coefficient
+from .evaluate import method_doc as _doc
 from .icc import ICC
 from .inference import check_resamples
 from .kendall import KendallW
@@ -62,6 +56,7 @@ class _State:
     data: RatingData | None = None
     numeric: NumericData | None = None
     source: Callable[[], Encoded] | None = None
+    warned: tuple[str, ...] = ()  # the warnings raised while reading the frame
 
 
 def _kept_columns(
@@ -77,54 +72,6 @@ def _kept_columns(
     if numeric.layout == "long":
         return df[[*keys, item, rater, label]].copy()
     return df[[*keys, *numeric.raters]].copy()
-
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _doc(definition: Callable[..., Any], *, inference: bool = True) -> Callable[[_F], _F]:
-    """Give a method its definition's docstring and, for a coefficient, the shared sections
-    its definition lacks (``weights``, Returns) and the inference note, each in numpydoc's
-    order of sections."""
-
-    def decorate(method: _F) -> _F:
-        doc = definition.__doc__ or ""
-        if inference:
-            if "weights" in inspect.signature(method).parameters:
-                doc = _insert(doc, WEIGHTS_PARAMETER, "Parameters", _SECTIONS)
-            doc = _insert(doc, COEFFICIENT_RETURNS, "Returns", _SECTIONS[2:])
-            doc = _insert(doc, INFERENCE_NOTE, "Other Parameters", _SECTIONS[3:])
-        method.__doc__ = doc
-        return method
-
-    return decorate
-
-
-#: numpydoc's sections, in its order (those pdagree's docstrings use).
-_SECTIONS = (
-    "Parameters",
-    "Returns",
-    "Other Parameters",
-    "Raises",
-    "Warns",
-    "See Also",
-    "Notes",
-    "References",
-    "Examples",
-)
-
-
-def _insert(doc: str, section: str, name: str, before: Sequence[str]) -> str:
-    """``doc`` with ``section`` (titled ``name``) before the first of the sections
-    ``before``, or at the end; unchanged if ``doc`` has a section ``name`` already."""
-    headers = [re.search(rf"^ *{s}\n *-+\n", doc, re.M) for s in (name, *before)]
-    if headers[0]:
-        return doc
-    starts = [h.start() for h in headers[1:] if h]
-    at = min(starts) if starts else len(doc.rstrip(" "))
-    return (
-        doc[:at].rstrip("\n") + "\n" + section + ("\n" if starts else "") + doc[at:].lstrip("\n")
-    )
 
 
 def _deprecated_pairwise_method(method: str) -> str:
@@ -245,6 +192,12 @@ class Ratings:
     def _from_spec(cls, df: pd.DataFrame, spec: LayoutSpec) -> Ratings:
         """Encode ``df`` as ``spec`` (:class:`pdagree.encoding.LayoutSpec`) describes it; see
         :meth:`from_frame`."""
+        ratings, warned = recorded(cls._read, df, spec)
+        ratings._state.warned = warned
+        return ratings
+
+    @classmethod
+    def _read(cls, df: pd.DataFrame, spec: LayoutSpec) -> Ratings:
         numeric = numeric_encode(df, spec)
         if numeric is None:
             return cls(encode(df, spec))
@@ -588,4 +541,22 @@ class Ratings:
             coefficients=coefficients,
             weights=weights,
             level=level,
+        )
+
+    @_doc(_page.to_html, inference=False)
+    def to_html(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        title: str | None = None,
+        gold: Any = None,
+        consensus: str = "dawid_skene",
+    ) -> str | None:
+        return _page.to_html(
+            self,
+            path,
+            title=title,
+            gold=gold,
+            consensus=consensus,
+            read_warnings=self._state.warned,
         )

@@ -13,10 +13,9 @@ from typing import Any, TextIO
 
 import pandas as pd
 
-from ..io import read_table
 from ..ratings import Ratings
 from ._gate import DEFAULT_COLUMN, add_gate, check_gate
-from ._options import add_data_options, add_source, gold_rater, load
+from ._options import add_data_options, add_gold, add_source, gold_labels, load
 from ._output import add_output, header, write_frame
 from ._read import UsageError
 
@@ -40,22 +39,12 @@ def _items(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
 
 
 def _against(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
-    if (args.gold is None) == (args.gold_file is None):
+    gold = gold_labels(ratings, args)
+    if gold is None:
         raise UsageError(
             "give the reference as `--gold RATER` or `--gold-file FILE`, one of them."
         )
-    if args.gold_file is None:
-        return ratings.against(gold_rater(ratings, args.gold), average=args.average)
-    gold = read_table(args.gold_file)
-    columns = {args.gold_item: "item", args.gold_label: "label"}
-    missing = [col for col in columns if col not in gold.columns]
-    if missing:
-        raise ValueError(
-            f"`--gold-file` {args.gold_file!r} has no column {missing[0]!r}; its columns: "
-            f"{', '.join(map(str, gold.columns))}. Name them with --gold-item and --gold-label."
-        )
-    labels = gold[list(columns)].rename(columns=columns)
-    return ratings.against(labels, average=args.average)
+    return ratings.against(gold, average=args.average)
 
 
 def _icc(ratings: Ratings, args: argparse.Namespace) -> pd.DataFrame:
@@ -124,18 +113,7 @@ def _per_category_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _against_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--gold", metavar="COL", help="the rater (column) holding the reference")
-    parser.add_argument(
-        "--gold-file",
-        metavar="FILE",
-        help="a file of reference labels instead (CSV, TSV, Parquet or Excel), one row per item",
-    )
-    parser.add_argument(
-        "--gold-item", metavar="COL", default="item", help="--gold-file's item column (item)"
-    )
-    parser.add_argument(
-        "--gold-label", metavar="COL", default="label", help="--gold-file's label column (label)"
-    )
+    add_gold(parser)
     parser.add_argument(
         "--average",
         choices=("macro", "micro"),

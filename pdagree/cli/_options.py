@@ -14,12 +14,14 @@ import pandas as pd
 
 from .. import datasets
 from ..encoding import Layout
+from ..io import read_table
 from ..ratings import Ratings
 from ._read import FORMATS, STDIN, TOOLS, input_format, read
 from ._read import UsageError as _UsageError
 
 __all__ = [
-    "LAYOUTS", "add_data_options", "add_source", "gold_rater", "load", "ratings", "seed",
+    "LAYOUTS", "add_data_options", "add_gold", "add_source", "gold_labels", "gold_rater", "load",
+    "ratings", "seed",
 ]  # fmt: skip
 
 LAYOUTS = ("wide", "long", "counts", "contingency")
@@ -298,3 +300,42 @@ def gold_rater(ratings: Ratings, token: str) -> Any:
         return rater.item() if isinstance(rater, np.generic) else rater  # 0, not np.int64(0)
     shown = ", ".join(map(str, list(raters)[:10]))
     raise ValueError(f"`--gold` names rater {token!r}, which is not in the data; raters: {shown}.")
+
+
+def add_gold(parser: Any) -> None:
+    """``--gold RATER`` or ``--gold-file FILE`` (with ``--gold-item``, ``--gold-label``): the
+    reference labels, on ``parser`` (a parser or a group of one)."""
+    parser.add_argument("--gold", metavar="COL", help="the rater (column) holding the reference")
+    parser.add_argument(
+        "--gold-file",
+        metavar="FILE",
+        help="a file of reference labels instead (CSV, TSV, Parquet or Excel), one row per item",
+    )
+    parser.add_argument(
+        "--gold-item", metavar="COL", default="item", help="--gold-file's item column (item)"
+    )
+    parser.add_argument(
+        "--gold-label", metavar="COL", default="label", help="--gold-file's label column (label)"
+    )
+
+
+def gold_labels(ratings: Ratings, args: argparse.Namespace) -> Any:
+    """The reference labels of ``--gold`` or ``--gold-file`` (``None`` when neither is
+    given; both are refused)."""
+    if args.gold is None and args.gold_file is None:
+        return None
+    if args.gold is not None and args.gold_file is not None:
+        raise _UsageError(
+            "give the reference as `--gold RATER` or `--gold-file FILE`, one of them."
+        )
+    if args.gold_file is None:
+        return gold_rater(ratings, args.gold)
+    gold = read_table(args.gold_file)
+    columns = {args.gold_item: "item", args.gold_label: "label"}
+    missing = [col for col in columns if col not in gold.columns]
+    if missing:
+        raise ValueError(
+            f"`--gold-file` {args.gold_file!r} has no column {missing[0]!r}; its columns: "
+            f"{', '.join(map(str, gold.columns))}. Name them with --gold-item and --gold-label."
+        )
+    return gold[list(columns)].rename(columns=columns)

@@ -25,21 +25,24 @@ import pandas as pd
 
 __all__ = [
     "FORMATS", "MAX_MESSAGE", "add_output", "check_output", "header", "neutralised", "short",
-    "write_frame",
+    "write_frame", "write_text",
 ]  # fmt: skip
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown")
 
 
-def add_output(parser: argparse.ArgumentParser, default: str = "table") -> None:
-    """``--format`` and ``-o/--output`` on ``parser``."""
+def add_output(
+    parser: argparse.ArgumentParser, default: str = "table", *, page: bool = False
+) -> None:
+    """``--format`` and ``-o/--output`` on ``parser`` (with ``page``, ``--format html`` too)."""
     output = parser.add_argument_group("output")
+    html = ", html (one self-contained report page)" if page else ""
     output.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=FORMATS + (("html",) if page else ()),
         default=default,
-        help=f"table (aligned, 4 decimals), csv, tsv, json (records) or markdown (default: "
-        f"{default})",
+        help=f"table (aligned, 4 decimals), csv, tsv, json (records), markdown{html} "
+        f"(default: {default})",
     )
     output.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
@@ -147,7 +150,11 @@ def _text(frame: pd.DataFrame, header: str, fmt: str) -> str:
 
 def write_frame(frame: pd.DataFrame, header: str, args: argparse.Namespace, out: TextIO) -> None:
     """``frame`` in ``args.format``, to ``args.output`` or ``out``."""
-    text = _text(frame, header, args.format) + _sections(frame, args.format)
+    write_text(_text(frame, header, args.format) + _sections(frame, args.format), args, out)
+
+
+def write_text(text: str, args: argparse.Namespace, out: TextIO) -> None:
+    """``text`` to ``args.output`` or ``out``."""
     target = getattr(args, "output", None)
     if target is None:
         out.write(text)

@@ -8,8 +8,8 @@ from typing import Any, TextIO
 
 from ..definitions import REGISTRY
 from ._gate import add_gate, check_gate
-from ._options import add_data_options, add_source, load, seed
-from ._output import add_output, header, write_frame
+from ._options import add_data_options, add_gold, add_source, gold_labels, load, seed
+from ._output import add_output, header, write_frame, write_text
 from ._read import UsageError as _UsageError
 
 __all__ = ["add_report", "run_report"]
@@ -86,12 +86,21 @@ def add_report(commands: Any) -> None:
         help="with --icc: refuse (auto) or drop (omit) items some rater did not rate",
     )
     add_gate(report.add_argument_group("quality gate"), "report")
-    add_output(report)
+    add_gold(report.add_argument_group("report page: reference labels (with --format html)"))
+    add_output(report, page=True)
 
 
 def run_report(args: argparse.Namespace, out: TextIO) -> None:
     """Run ``pdagree report``."""
     name, ratings = load(args)
+    if args.format == "html":
+        _page(name, ratings, args, out)
+        return
+    if args.gold is not None or args.gold_file is not None:
+        raise _UsageError(
+            "`--gold` and `--gold-file` add the reference labels to the report page: pass "
+            "`--format html` (or run `pdagree against`)."
+        )
     if args.icc:
         if args.coefficients is not None or args.weights is not None or args.level is not None:
             raise _UsageError(
@@ -114,3 +123,26 @@ def run_report(args: argparse.Namespace, out: TextIO) -> None:
     )
     write_frame(table, header(name, ratings), args, out)
     check_gate(table, args, "report")
+
+
+def _page(name: str, ratings: Any, args: argparse.Namespace, out: TextIO) -> None:
+    """``--format html``: the report page (:meth:`pdagree.Ratings.to_html`, with the reference
+    labels of ``--gold`` or ``--gold-file``); the gate reads the report of every coefficient,
+    at ``--confidence-level`` when given."""
+    chosen = {"--icc": args.icc, "--coefficients": args.coefficients, "--weights": args.weights}
+    chosen["--level"] = args.level
+    given = [flag for flag, value in chosen.items() if value not in (None, False)]
+    if given:
+        raise _UsageError(
+            f"`--format html` writes the whole report page; it takes no {', '.join(given)}."
+        )
+    gold = gold_labels(ratings, args)
+    write_text(ratings.to_html(title=f"Agreement: {name}", gold=gold), args, out)
+    if args.fail_under is not None or args.fail_under_lower:
+        table = ratings.report(
+            confidence_level=args.confidence_level,
+            method=args.ci_method,
+            n_resamples=args.resamples,
+            rng=args.seed,
+        )
+        check_gate(table, args, "report")

@@ -115,6 +115,7 @@ METHODS: dict[str, Method] = {
         Method("bland_altman", None, "Bland & Altman's limits of agreement", _A),
         Method("per_rater", None, "each annotator's part of the agreement", _A),
         Method("report", None, "every coefficient that applies (those the data give)", _R),
+        Method("to_html", None, "one self-contained HTML report page", _A),
     )
 }
 
