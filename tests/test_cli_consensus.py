@@ -36,7 +36,7 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 @pytest.mark.parametrize(
     "method",
-    ["majority", "dawid_skene", "one_coin", "glad", "mace", "wawa", "zero_based_skill"],
+    ["majority", "dawid_skene", "one_coin", "glad", "mace", "wawa", "zero_based_skill", "mmsr"],
 )
 def test_one_row_per_item_equal_to_the_python_api(
     long_file: Path, method: str, capsys: pytest.CaptureFixture[str]

@@ -10,8 +10,14 @@ messages ``y_{j->i}`` are updated in turn (Karger, Oh & Shah 2011, Algorithm 1; 
 and item ``i`` takes the sign of ``x_i = sum_{j in d(i)} A_ij y_{j->i}``.
 
 The updates are linear, so the iteration is a power iteration and only the direction of the
-messages matters: each group's ``y`` is divided by its root mean square after every step
-(a positive factor, which leaves every sign as it was and keeps the numbers finite). A group
+messages matters: each group's ``y`` is divided by its root mean square after every step,
+which keeps the numbers finite, and turned (times -1) where needed so that the group's
+messages sum to a positive number. The turn settles the one freedom the direction leaves:
+when the operator's leading eigenvalue is negative, the plain iteration flips every label at
+each step (which labels come out depends on the parity of the iteration count); turned, the
+messages keep the orientation in which annotators are trusted on the whole, as ``y = 1``
+starts. In a weak crowd the leading eigenvalues can be a complex pair, the messages never
+settle, and the fit warns that it did not converge: its labels then mean little. A group
 has converged when the root mean square change of its scaled ``y`` in an iteration is below
 ``tol``; converged groups stop moving, so each ``by=`` group is fitted as if alone. The
 messages start at ``y = 1``, the mean of the paper's ``N(1, 1)`` draw: the fixed point is the
@@ -74,8 +80,14 @@ def kos(v: Votes, *, max_iterations: int, tol: float) -> KosFit:
         x = np.bincount(v.item, weights=ay, minlength=v.n_items)[v.item] - ay
         ax = a * x
         new = np.bincount(v.key, weights=ax, minlength=v.n_keys)[v.key] - ax
+        # Scaled to unit root mean square, and turned so that the group's messages sum
+        # to a positive number: annotators are trusted on the whole, as y = 1 starts.
         scale = _group_rms(new, edge_group, n_edges)
-        new = np.where(scale[edge_group] > 0, new / np.where(scale > 0, scale, 1.0)[edge_group], 0)
+        lean = np.bincount(edge_group, weights=new, minlength=v.n_groups)
+        scale = np.where(lean < 0, -scale, scale)
+        new = np.where(
+            scale[edge_group] != 0, new / np.where(scale != 0, scale, 1.0)[edge_group], 0
+        )
         change = _group_rms(new - y, edge_group, n_edges)
         moving = active[edge_group]
         y = np.where(moving, new, y)
