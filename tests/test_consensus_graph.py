@@ -83,8 +83,8 @@ def test_kos_equal_to_crowd_kit_on_duck_identification() -> None:
     assert (ours == truth.loc[ours.index]).mean() == pytest.approx(0.7222, abs=1e-4)  # 78/108
 
 
-def _mmsr_agreement(df: pd.DataFrame) -> tuple[float, int, pd.Series]:
-    skills, scores = _crowd_kit_mmsr(peer("crowdkit.aggregation"), df)
+def _mmsr_agreement(aggregation: Any, df: pd.DataFrame) -> tuple[float, int, pd.Series]:
+    skills, scores = _crowd_kit_mmsr(aggregation, df)
     top = np.sort(scores.to_numpy(), axis=1)
     spread = np.abs(scores.to_numpy()).sum(axis=1)
     clear = pd.Series(top[:, -1] - top[:, -2] > 0.1 * spread, index=scores.index)
@@ -99,7 +99,7 @@ def _mmsr_agreement(df: pd.DataFrame) -> tuple[float, int, pd.Series]:
 def test_mmsr_equal_to_crowd_kit_on_simulated_crowds(seed: int, crowd: int) -> None:
     accuracy, k = CROWDS[crowd]
     df, _ = simulate(1500, accuracy, k=k, seed=seed, coverage=0.6)
-    share, n_clear, skills = _mmsr_agreement(df)
+    share, n_clear, skills = _mmsr_agreement(peer("crowdkit.aggregation"), df)
     assert n_clear > 1000
     assert share >= 0.98
     ours = long(df).consensus("mmsr").quality["weight"]
@@ -108,7 +108,7 @@ def test_mmsr_equal_to_crowd_kit_on_simulated_crowds(seed: int, crowd: int) -> N
 
 @pytest.mark.slow
 def test_mmsr_equal_to_crowd_kit_on_duck_identification() -> None:
-    share, n_clear, skills = _mmsr_agreement(_duck())
+    share, n_clear, skills = _mmsr_agreement(peer("crowdkit.aggregation"), _duck())
     assert n_clear > 80
     assert share >= 0.98
     ours = long(_duck()).consensus("mmsr").quality["weight"]
