@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from peers import peer
 from test_consensus import duck, long, simulate
 
-from pdagree import UndefinedStatisticWarning
+from pdagree import ConvergenceWarning, UndefinedStatisticWarning
 
 CROWDS = [
     # (annotators' accuracies, categories): the last annotators are worse than chance.
@@ -138,6 +138,62 @@ def test_crowd_kit_mmsr_labels_invert_where_the_total_weight_is_negative() -> No
     assert (ours[wrong] == scores[wrong].idxmax(axis=1)).mean() >= 0.98
 
 
+def _ring(n_annotators: int, n_items: int = 120) -> tuple[pd.DataFrame, pd.Series]:
+    """Perfect annotators, each item labelled by two neighbours on a ring: annotator ``a``
+    shares items with ``a - 1`` and ``a + 1`` only."""
+    truth = pd.Series(np.random.default_rng(0).integers(0, 2, n_items))
+    first = np.arange(n_items) % n_annotators
+    rows = pd.DataFrame(
+        {
+            "item": np.repeat(np.arange(n_items), 2),
+            "rater": [f"w{(f + d) % n_annotators}" for f in first for d in (0, 1)],
+        }
+    )
+    return rows.assign(label=truth.loc[rows["item"]].to_numpy()), truth
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_annotators", [5, 6])
+def test_crowd_kit_mmsr_turns_perfect_annotators_against_the_truth(n_annotators: int) -> None:
+    # crowd-kit 1.4.2's MMSR fills the agreement matrix with -1 / (M - 1) where two
+    # annotators share no item (and on its diagonal) and reads those cells as disagreements
+    # when it determines the skills' signs: on a ring of perfect annotators it gives some
+    # a negative weight (5 annotators) or all a weight of 0 (6). Ours uses the pairs that
+    # share items only: every one is equally good, and the labels are the truth.
+    aggregation = peer("crowdkit.aggregation")
+    df, truth = _ring(n_annotators)
+    skills, _ = _crowd_kit_mmsr(aggregation, df)
+    assert (skills <= 0).any()
+    fit = long(df).consensus("mmsr")
+    assert (fit.quality["weight"] > 0).all()
+    assert fit.quality["skill"].nunique() == 1
+    assert (fit.labels == truth).all()
+
+
+@pytest.mark.slow
+def test_crowd_kit_kos_labels_flip_with_the_parity_of_its_iterations() -> None:
+    # Here the message operator's leading eigenvalue is negative: crowd-kit 1.4.2's KOS,
+    # which does not rescale its messages, flips every label from one iteration to the
+    # next, so n_iter=100 and n_iter=101 disagree on every item. Ours turns the messages
+    # so that annotators are trusted on the whole, converges, and gives crowd-kit's labels
+    # at its default (even) count.
+    aggregation = peer("crowdkit.aggregation")
+    df, _ = simulate(88, [0.70, 0.69, 0.83, 0.47], k=2, seed=113, coverage=0.7)
+    with _quiet():
+        warnings.simplefilter("ignore")
+        even = aggregation.KOS(n_iter=100).fit(_tasks(df)).labels_
+        odd = aggregation.KOS(n_iter=101).fit(_tasks(df)).labels_
+    assert (even != odd).all()
+    ours = long(df).consensus("kos", ties="first")
+    assert ours.converged
+    assert (ours.labels.loc[even.index] == even).all()
+    # Stopped early, at an odd or an even count, the labels are the same.
+    for cap in (ours.n_iterations // 2, ours.n_iterations // 2 + 1):
+        with pytest.warns(ConvergenceWarning):
+            again = long(df).consensus("kos", ties="first", max_iterations=cap).labels
+        pd.testing.assert_series_equal(again, ours.labels)
+
+
 # --------------------------------------------------------------------------- hand cases
 
 
@@ -204,6 +260,15 @@ def test_mmsr_recovers_a_worse_than_chance_annotator() -> None:
     s = fit.quality["skill"]
     np.testing.assert_allclose(s, [0.8, 0.6, 0.5, 0.4, -0.6], atol=0.08)
     assert (fit.labels == truth).mean() > (long(df).consensus("majority").labels == truth).mean()
+
+
+@pytest.mark.parametrize("n_annotators", [5, 6, 8])
+def test_mmsr_on_a_ring_of_perfect_annotators(n_annotators: int) -> None:
+    # Only neighbours share items; every pair that does agrees always.
+    df, truth = _ring(n_annotators)
+    fit = long(df).consensus("mmsr")
+    np.testing.assert_allclose(fit.quality["skill"], 1 - 1 / np.sqrt(120), rtol=1e-12)
+    assert (fit.labels == truth).all()
 
 
 def test_mmsr_warns_for_an_annotator_sharing_no_item() -> None:
