@@ -34,6 +34,8 @@ MODELS: dict[str, Model] = {
     "mace": Mace(),
 }
 METHODS = ("majority", *MODELS, *SKILL_METHODS, *GRAPH_METHODS)
+"""The consensus methods: majority vote; the EM models (Dawid-Skene, one-coin, GLAD, MACE);
+the skill-weighted votes (Wawa, zero-based skill); KOS (binary labels) and M-MSR."""
 MAX_ITERATIONS = 10_000
 """EM iterations at most, by default (with ``TOL``: Dawid-Skene takes about 20 on the Duck
 Identification data, MACE about 480, and 1,100 to 1,500 are common on small data)."""

@@ -26,6 +26,13 @@ same, and the labels do not depend on a seed or on the order of the rows.
 An annotator's *reliability* is ``sum_{i in d(j)} A_ij x_{i->j}`` at the end, divided by the
 largest absolute value in its group: 1 for the most reliable, negative for an annotator who
 mostly contradicts the consensus. KOS gives no probabilities.
+
+References
+----------
+Karger, D. R., Oh, S. & Shah, D. (2011). Iterative learning for reliable crowdsourcing
+systems. *Advances in Neural Information Processing Systems 24*, 1953-1961.
+Karger, D. R., Oh, S. & Shah, D. (2014). Budget-optimal task allocation for reliable
+crowdsourcing systems. *Operations Research* 62(1), 1-24.
 """
 
 from __future__ import annotations

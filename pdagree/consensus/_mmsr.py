@@ -31,6 +31,11 @@ over the group's categories (its most probable category is the weighted vote's).
 
 Annotators who share no item with another (or whose group has one category) have no skill
 (nan) and no weight.
+
+References
+----------
+Ma, Q. & Olshevsky, A. (2020). Adversarial crowdsourcing through robust rank-one matrix
+completion. *Advances in Neural Information Processing Systems 33* (arXiv:2010.12181).
 """
 
 from __future__ import annotations
@@ -88,7 +93,11 @@ def _msr(
     ``f`` smallest below ``current`` (all of them when fewer); ``current`` where none is left,
     ``floor`` where the mean is zero."""
     n_keys = len(current)
-    order = np.lexsort((values, owner))
+    # Sorted by owner, then value: the values' ranks under the owners (two quick sorts,
+    # several times faster than np.lexsort; equal values are interchangeable).
+    rank = np.empty(len(values), dtype=np.int64)
+    rank[np.argsort(values)] = np.arange(len(values))
+    order = np.argsort(owner * len(values) + rank)
     vals, own = values[order], owner[order]
     n = np.bincount(own, minlength=n_keys)
     start = np.cumsum(n) - n
