@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from peers import peer
 from test_consensus import duck, long, simulate
@@ -314,22 +314,30 @@ def test_by_equals_a_loop(method: str) -> None:
         )
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), method=st.sampled_from(["kos", "mmsr"]))
+@example(seed=4559, method="kos")  # KOS settles slowly here (two eigenvalues of one size)
 def test_invariant_to_row_order_and_renaming(seed: int, method: str) -> None:
     rng = np.random.default_rng(seed)
     # Better than chance on the whole (in a weak crowd KOS's messages need not settle).
     accuracy = [*rng.uniform(0.65, 0.95, rng.integers(3, 6)), float(rng.uniform(0.1, 0.9))]
     df, _ = simulate(int(rng.integers(80, 200)), accuracy, k=2, seed=seed, coverage=0.7)
     before = df.copy()
-    fit = long(df).consensus(method, ties="nan")
+    with warnings.catch_warnings():
+        # On a small crowd two eigenvalues of KOS's message operator, of opposite signs,
+        # can be close in size: the messages settle slowly and may not meet `tol`.
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fit = long(df).consensus(method, ties="nan")
     pd.testing.assert_frame_equal(df, before)  # the user's frame is unchanged
     shuffled = df.sample(frac=1.0, random_state=seed).reset_index(drop=True)
     renamed = shuffled.assign(
         rater="z" + shuffled["rater"].str[::-1],
         label=shuffled["label"].map({0: "yes", 1: "no"}),  # reverses the category order
     )
-    again = long(renamed).consensus(method, ties="nan")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        again = long(renamed).consensus(method, ties="nan")
+    assert again.converged == fit.converged
     expected = fit.labels.map({0: "yes", 1: "no"})
     pd.testing.assert_series_equal(
         again.labels.sort_index(),

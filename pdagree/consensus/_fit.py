@@ -73,7 +73,7 @@ def fit(
     Parameters
     ----------
     method : str, default "dawid_skene"
-        One of :data:`METHODS`.
+        One of ``pdagree.consensus.METHODS``:
         ``"majority"``: the plurality vote, its probabilities the vote shares.
         ``"dawid_skene"``: Dawid & Skene (1979), one confusion matrix per annotator, fitted
         by EM from the vote shares (their eqs. 2.3-2.5); ``"one_coin"``: the same with one

@@ -16,8 +16,10 @@ messages sum to a positive number. The turn settles the one freedom the directio
 when the operator's leading eigenvalue is negative, the plain iteration flips every label at
 each step (which labels come out depends on the parity of the iteration count); turned, the
 messages keep the orientation in which annotators are trusted on the whole, as ``y = 1``
-starts. In a weak crowd the leading eigenvalues can be a complex pair, the messages never
-settle, and the fit warns that it did not converge: its labels then mean little. A group
+starts. On a small crowd two eigenvalues of opposite signs can be close in size, and the
+messages settle slowly (the fit may warn at ``max_iterations`` with the labels of its last
+iteration); in a weak crowd the leading eigenvalues can be a complex pair, the messages
+never settle, and the fit warns that it did not converge: its labels then mean little. A group
 has converged when the root mean square change of its scaled ``y`` in an iteration is below
 ``tol``; converged groups stop moving, so each ``by=`` group is fitted as if alone. The
 messages start at ``y = 1``, the mean of the paper's ``N(1, 1)`` draw: the fixed point is the
