@@ -347,3 +347,33 @@ def test_invariant_to_row_order_and_renaming(seed: int, method: str) -> None:
     column = "reliability" if method == "kos" else "skill"
     mine = fit.quality[column].rename(lambda r: "z" + r[::-1]).sort_index()
     np.testing.assert_allclose(again.quality[column].sort_index(), mine, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["kos", "mmsr"])
+def test_known_labels_fix_their_items_and_the_expert_is_not_a_vote(method: str) -> None:
+    df, truth = simulate(150, [0.9, 0.8, 0.7, 0.6], k=2, seed=6)
+    expert = pd.DataFrame({"item": np.arange(0, 150, 3), "rater": "expert"})
+    expert["label"] = 1 - truth.loc[expert["item"]].to_numpy()  # deliberately contrary
+    both = pd.concat([df, expert], ignore_index=True)
+    fit = long(both).consensus(method, gold="expert", ties="first")
+    alone = long(df).consensus(method, ties="first")
+    known = expert.set_index("item")["label"]
+    assert (fit.labels.loc[known.index] == known).all()
+    rest = fit.labels.index.difference(known.index)
+    pd.testing.assert_series_equal(fit.labels.loc[rest], alone.labels.loc[rest])
+    assert "expert" not in fit.quality.index
+    if method == "mmsr":
+        np.testing.assert_allclose(fit.probabilities.loc[known.index].max(axis=1), 1.0)
+
+
+def test_a_group_with_one_category() -> None:
+    df, _ = simulate(60, [0.9, 0.8, 0.7], k=2, seed=8)
+    same = df.assign(label=0, item=df["item"] + 1000)
+    both = pd.concat([df.assign(g="mixed"), same.assign(g="one")], ignore_index=True)
+    kos = long(both, by="g").consensus("kos", ties="first")
+    assert (kos.labels.loc["one"] == 0).all()
+    with pytest.warns(UndefinedStatisticWarning, match=r"3 annotator\(s\) share no item"):
+        mmsr = long(both, by="g").consensus("mmsr", ties="first")
+    assert (mmsr.labels.loc["one"] == 0).all()
+    assert mmsr.quality.loc["one", "skill"].isna().all()
+    assert mmsr.quality.loc["mixed", "skill"].notna().all()
