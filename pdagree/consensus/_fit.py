@@ -98,7 +98,8 @@ def fit(
     gold : str or Series, optional
         Known labels: a rater's name (its labels are known, not votes) or a Series of labels
         indexed by item. Known items' posteriors are fixed to their label (semi-supervised
-        EM), and they count towards the annotators' parameters.
+        EM), and they count towards the annotators' parameters (KOS and M-MSR: the known
+        items keep their label, the annotators are estimated from the votes alone).
     ties : {"random", "first", "nan"}
         An exact tie between the most probable categories: drawn uniformly from ``rng``,
         the first in category order, or no label.
