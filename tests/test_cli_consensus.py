@@ -36,7 +36,7 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 @pytest.mark.parametrize(
     "method",
-    ["majority", "dawid_skene", "one_coin", "glad", "mace", "wawa", "zero_based_skill"],
+    ["majority", "dawid_skene", "one_coin", "glad", "mace", "wawa", "zero_based_skill", "mmsr"],
 )
 def test_one_row_per_item_equal_to_the_python_api(
     long_file: Path, method: str, capsys: pytest.CaptureFixture[str]
@@ -108,3 +108,25 @@ def test_tol_is_the_api_tol(long_file: Path, capsys: pytest.CaptureFixture[str])
     assert table["label"].tolist() == fit.to_frame()["label"].tolist()
     status, _, err = run([*argv, "--tol", "-1"], capsys)
     assert status == 2 and "`tol`" in err
+
+
+def test_kos_on_binary_labels_has_no_probabilities(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rng = np.random.default_rng(9)
+    truth = rng.integers(0, 2, 80)
+    rows = [
+        (f"item{i}", f"coder{j}", int(truth[i] if rng.random() < 0.8 else 1 - truth[i]))
+        for i in range(80)
+        for j in range(4)
+    ]
+    path = tmp_path / "binary.csv"
+    pd.DataFrame(rows, columns=["doc", "coder", "tag"]).to_csv(path, index=False)
+    args = ["consensus", str(path), "--item", "doc", "--rater", "coder", "--label", "tag"]
+    status, out, err = run([*args, "--method", "kos", "--ties", "first"], capsys)
+    assert status == 0, err
+    got = pd.read_csv(io.StringIO(out), index_col="doc")
+    frame = pd.read_csv(path).agree(item="doc", rater="coder", label="tag")
+    want = frame.consensus("kos", ties="first").labels
+    assert got["label"].tolist() == want.tolist()
+    assert got["probability"].isna().all()

@@ -39,7 +39,8 @@ def add_consensus(commands: Any) -> None:
         "--method",
         choices=METHODS,
         default="dawid_skene",
-        help="majority, dawid_skene (default), one_coin, glad or mace",
+        help="majority, dawid_skene (default), one_coin, glad, mace, wawa, zero_based_skill, "
+        "kos (binary labels) or mmsr",
     )
     model.add_argument(
         "--gold",

@@ -1,9 +1,10 @@
-"""Consensus labels and annotator quality: majority vote and Dawid & Skene's models.
+"""Consensus labels and annotator quality: majority vote, Dawid & Skene's models and others.
 
 ``df.agree.consensus()`` (:meth:`pdagree.Ratings.consensus`) fits a model to the annotators'
 labels and returns a :class:`Consensus`: one label per item, its probabilities, and each
 annotator's estimated accuracy (and confusion matrix). Every ``by=`` group is fitted on its
-own, in one vectorised EM over all groups (:mod:`pdagree.consensus._em`).
+own, in one vectorised pass over all groups (EM: :mod:`pdagree.consensus._em`; KOS and
+M-MSR: ``._kos``, ``._mmsr``).
 """
 
 from __future__ import annotations

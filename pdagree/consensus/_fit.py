@@ -16,6 +16,7 @@ from ..tensors.keys import key_index
 from ._dawid_skene import DawidSkene
 from ._em import Fit, Model, run
 from ._glad import Glad
+from ._graph import GRAPH_METHODS, graph_fit
 from ._mace import Mace
 from ._majority import TIES, Ties, choose, shares
 from ._result import Consensus
@@ -32,7 +33,9 @@ MODELS: dict[str, Model] = {
     "glad": Glad(),
     "mace": Mace(),
 }
-METHODS = ("majority", *MODELS, *SKILL_METHODS)
+METHODS = ("majority", *MODELS, *SKILL_METHODS, *GRAPH_METHODS)
+"""The consensus methods: majority vote; the EM models (Dawid-Skene, one-coin, GLAD, MACE);
+the skill-weighted votes (Wawa, zero-based skill); KOS (binary labels) and M-MSR."""
 MAX_ITERATIONS = 10_000
 """EM iterations at most, by default (with ``TOL``: Dawid-Skene takes about 20 on the Duck
 Identification data, MACE about 480, and 1,100 to 1,500 are common on small data)."""
@@ -69,7 +72,8 @@ def fit(
 
     Parameters
     ----------
-    method : {"dawid_skene", "majority", "one_coin", "glad", "mace", "wawa", "zero_based_skill"}
+    method : str, default "dawid_skene"
+        One of ``pdagree.consensus.METHODS``:
         ``"majority"``: the plurality vote, its probabilities the vote shares.
         ``"dawid_skene"``: Dawid & Skene (1979), one confusion matrix per annotator, fitted
         by EM from the vote shares (their eqs. 2.3-2.5); ``"one_coin"``: the same with one
@@ -81,11 +85,21 @@ def fit(
         ``._mace`` give each model's equations, smoothing and initialisation. ``"wawa"``
         (worker agreement with aggregate) and ``"zero_based_skill"``: votes weighted by each
         annotator's skill, its agreement with a vote (``quality["skill"]``; crowd-kit's
-        algorithms, :mod:`pdagree.consensus._skills`).
+        algorithms, :mod:`pdagree.consensus._skills`). ``"kos"``: Karger, Oh & Shah
+        (2011, 2014), message passing for binary labels (two categories per group; more
+        raise a ValueError), each annotator's ``quality["reliability"]`` (its message,
+        1 for the most reliable, negative for one who contradicts the consensus); KOS
+        gives no probabilities (nan). ``"mmsr"``: Ma & Olshevsky (2020), the one-coin
+        skills ``s_j = (K p_j - 1) / (K - 1)`` from the annotators' pairwise agreement by
+        robust rank-one matrix completion (``quality["skill"]``, ``accuracy`` ``p_j``, the
+        vote ``weight`` ``log((K - 1) p_j / (1 - p_j))``), the probabilities the one-coin
+        posterior with uniform priors. Both run ``max_iterations`` at most and stop at
+        ``tol`` (:mod:`pdagree.consensus._kos`, ``._mmsr``).
     gold : str or Series, optional
         Known labels: a rater's name (its labels are known, not votes) or a Series of labels
         indexed by item. Known items' posteriors are fixed to their label (semi-supervised
-        EM), and they count towards the annotators' parameters.
+        EM), and they count towards the annotators' parameters (KOS and M-MSR: the known
+        items keep their label, the annotators are estimated from the votes alone).
     ties : {"random", "first", "nan"}
         An exact tie between the most probable categories: drawn uniformly from ``rng``,
         the first in category order, or no label.
@@ -159,6 +173,11 @@ def fit(
         probabilities, chosen, skill = skill_vote(v, str(method), ties, gen)
         summary = replace(majority(v, chosen), columns={"skill": skill})
         return _label(data, v, str(method), probabilities, chosen, summary, None)
+    if method in GRAPH_METHODS:
+        probabilities, chosen, summary, fitted = graph_fit(
+            data, v, str(method), ties, gen, max_iterations=int(max_iterations), tol=float(tol)
+        )
+        return _label(data, v, str(method), probabilities, chosen, summary, fitted)
     result = run(v, MODELS[method], max_iterations=int(max_iterations), tol=tol)
     rated = (np.bincount(v.item, minlength=v.n_items) > 0) | (v.gold >= 0)
     probabilities = np.where(rated[:, None], result.posterior, np.nan)

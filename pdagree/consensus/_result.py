@@ -22,15 +22,21 @@ class Consensus:
         ``ties="nan"``); with ``by=``, indexed by (group keys, item).
     probabilities : DataFrame
         Items x categories: the posterior probability of each category (majority vote: the
-        vote shares); rows sum to 1.
+        vote shares; Wawa and zero-based skill: the skill-weighted vote shares; M-MSR: the
+        one-coin posterior given its skills, uniform priors); rows sum to 1. KOS gives no
+        probabilities: nan.
     quality : DataFrame
         Per annotator (with ``by=``: per group and annotator): ``n_items`` rated and
         ``accuracy``, the probability of a correct label under the model
         (``sum_k p_k pi_kk`` over the fitted category shares; GLAD: the mean of
         ``sigma(alpha_j beta_i)`` over its items; majority vote: the share of the
         annotator's labels that equal the consensus, nan with a warning for an annotator
-        whose items all lack one under ``ties="nan"``); GLAD adds ``ability`` (``alpha_j``),
-        MACE ``spam`` (``1 - theta_j``).
+        whose items all lack one under ``ties="nan"``; the same for Wawa, zero-based skill
+        and KOS); GLAD adds ``ability`` (``alpha_j``), MACE ``spam`` (``1 - theta_j``), Wawa
+        and zero-based skill ``skill``, KOS ``reliability`` (its final message, scaled to
+        at most 1 in absolute value per group), M-MSR ``skill`` (``s_j``, from
+        ``-1 / (K - 1)`` to 1) and ``weight`` (its vote's weight), its ``accuracy`` being
+        ``p_j = s_j (K - 1) / K + 1 / K``.
     confusion : DataFrame or None
         Dawid-Skene, one-coin and MACE: per (annotator, true category) the probabilities of
         each given label (rows sum to 1); None for majority vote and GLAD (whose
@@ -39,7 +45,8 @@ class Consensus:
         The categories' prior probabilities (with ``by=``: per group and category).
     log_likelihood, n_iterations, converged
         The fit's log-likelihood, EM iterations and whether it converged (with ``by=``: a
-        Series per group); nan, 0 and True for majority vote.
+        Series per group); nan, 0 and True for majority vote, Wawa and zero-based skill;
+        nan and the iterations of KOS and M-MSR.
     method : str
         The method's name.
     n_ratings : ndarray

@@ -1,0 +1,88 @@
+"""KOS and M-MSR as consensus methods: check the labels, run the algorithm, read the result
+as labels, probabilities and the annotators' quality."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from .._typing import FloatArray, IntArray
+from .._warnings import UndefinedStatisticWarning, warn
+from ..encoding import fmt, plain
+from ..tensors import RatingData
+from ..tensors.keys import key_index
+from ._em import Fit
+from ._kos import kos
+from ._majority import Ties, choose
+from ._mmsr import mmsr
+from ._summary import Summary, majority
+from ._votes import Votes
+
+__all__ = ["GRAPH_METHODS", "graph_fit"]
+
+GRAPH_METHODS = ("kos", "mmsr")
+
+
+def _check_binary(data: RatingData, v: Votes) -> None:
+    """KOS takes two categories per group: a ValueError naming the labels otherwise."""
+    wide = np.flatnonzero(v.n_allowed > 2)
+    if not len(wide):
+        return
+    first = int(wide[0])
+    labels = list(data.enc.categories[v.allowed[first]])
+    groups = data.enc.groups
+    where = "" if groups is None else f" of `by` group {plain(groups[first])!r}"
+    raise ValueError(
+        f"consensus(method='kos') is for binary labels (two categories); the labels{where} "
+        f"are {len(labels)}: {fmt(labels)}. Use a method for several categories, e.g. "
+        "method='mmsr' or method='dawid_skene', or merge the labels into two."
+    )
+
+
+def graph_fit(
+    data: RatingData, v: Votes, method: str, ties: Ties, gen: np.random.Generator, *,
+    max_iterations: int, tol: float,
+) -> tuple[FloatArray, IntArray, Summary, Fit]:  # fmt: skip
+    """The probabilities, chosen labels, quality and iterations of ``method``."""
+    if method == "kos":
+        _check_binary(data, v)
+        fit = kos(v, max_iterations=max_iterations, tol=tol)
+        chosen = choose(fit.decision, ties, gen)
+        summary = replace(majority(v, chosen), columns={"reliability": fit.reliability})
+        probabilities = np.full_like(fit.decision, np.nan)
+        n_iterations, converged = fit.n_iterations, fit.converged
+    else:
+        m = mmsr(v, max_iterations=max_iterations, tol=tol)
+        probabilities = m.probabilities
+        chosen = choose(probabilities, ties, gen)
+        summary = replace(
+            majority(v, chosen),
+            accuracy=m.accuracy,
+            columns={"skill": m.skill, "weight": m.weight},
+        )
+        _warn_unskilled(data, v, m.skill)
+        n_iterations, converged = m.n_iterations, m.converged
+    result = Fit(
+        posterior=probabilities,
+        params={},
+        log_likelihood=np.full(v.n_groups, np.nan),
+        n_iterations=n_iterations,
+        converged=converged,
+    )
+    return probabilities, chosen, summary, result
+
+
+def _warn_unskilled(data: RatingData, v: Votes, skill: FloatArray) -> None:
+    """M-MSR: the annotators it cannot place (no item shared, or one category)."""
+    rated = np.bincount(v.key, minlength=v.n_keys) > 0
+    lost = np.flatnonzero(rated & np.isnan(skill))
+    if not len(lost):
+        return
+    names = [str(name) for name in key_index(data, lost[:3])]
+    warn(
+        f"consensus(method='mmsr'): {len(lost)} annotator(s) share no item with another "
+        f"annotator (or their group has one category), e.g. {', '.join(names)}; their "
+        "`skill` and `accuracy` are nan and their labels carry no weight.",
+        UndefinedStatisticWarning,
+    )
