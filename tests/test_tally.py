@@ -385,6 +385,31 @@ def test_a_flipped_byte_inside_an_array_is_refused(tmp_path: Path) -> None:
         Tally.load(tmp_path / "flipped.npz")
 
 
+@pytest.mark.parametrize("by", [None, "g"])
+def test_labels_equal_as_values_across_batches_are_one_category(
+    tmp_path: Path, by: str | None
+) -> None:
+    # 1 then True, 0 then False: pandas' object factorizing (and so the concatenated frame)
+    # takes them as one label; an int64 registry looked True up as new and then held 1 twice.
+    first = pd.DataFrame({"item": ["i0", "i1", "i2"], "rater": ["r0", "r1", "r0"],
+                          "label": [1, 1, 0], "g": "u"})  # fmt: skip
+    second = pd.DataFrame({"item": ["i0", "i1", "i2"], "rater": ["r1", "r0", "r1"],
+                           "label": [True, False, False], "g": "u"})  # fmt: skip
+    arguments = {"item": "item", "rater": "rater", "label": "label", "by": by}
+    tally = Tally(**arguments)
+    tally.add(first)
+    tally.add(second)
+    want = pd.concat([first, second]).agree(**arguments)
+
+    def value(result: Any) -> np.ndarray[Any, Any]:
+        frame = isinstance(result, pd.DataFrame)
+        return np.asarray(result["value"] if frame else float(result), dtype=float)
+
+    assert np.allclose(value(tally.fleiss()), value(want.fleiss()))
+    tally.save(tmp_path / "t.npz")
+    assert np.allclose(value(Tally.load(tmp_path / "t.npz").alpha()), value(want.alpha()))
+
+
 @pytest.mark.parametrize("also_local", [False, True])
 def test_a_member_flagged_encrypted_is_refused(tmp_path: Path, also_local: bool) -> None:
     # Bit 0 of a member's flags in the central directory marks it encrypted: zipfile then

@@ -173,6 +173,18 @@ class Registry:
             offset += len(run)
         new = out < 0
         if new.any():
+            # An index of other dtypes does not match equal values (an int64 run misses
+            # True, which pandas' object factorizing takes as 1): look the labels still
+            # unmatched up again as objects, so the registry never holds one value twice.
+            offset = 0
+            for run in self.runs:
+                if len(run) and new.any() and _dtypes(run) != _dtypes(labels):
+                    at = np.asarray(_objects(run).get_indexer(_objects(labels[new])), np.int64)
+                    hit = at >= 0
+                    out[np.flatnonzero(new)[hit]] = at[hit] + offset
+                    new = out < 0
+                offset += len(run)
+        if new.any():
             fresh = labels[new]
             out[new] = offset + np.arange(len(fresh))
             self.runs.append(fresh)
@@ -184,3 +196,17 @@ class Registry:
     def take(self, codes: Any) -> pd.Index:
         """The labels of ``codes``."""
         return self.index()[np.asarray(codes, dtype=np.int64)]
+
+
+def _dtypes(index: pd.Index) -> tuple[Any, ...]:
+    """The dtype of each level of ``index``."""
+    if isinstance(index, pd.MultiIndex):
+        return tuple(index.dtypes)
+    return (index.dtype,)
+
+
+def _objects(index: pd.Index) -> pd.Index:
+    """``index`` as Python objects (tuples for a MultiIndex), matched by ``==``."""
+    if isinstance(index, pd.MultiIndex):
+        return pd.Index(index.to_flat_index(), dtype=object, tupleize_cols=False)
+    return index.astype(object)
