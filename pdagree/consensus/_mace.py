@@ -32,7 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._typing import FloatArray
+from .._lazy import scipy_special as special
+from .._typing import FloatArray, as_float
 from ._em import FLOOR, Params, start_posterior
 from ._votes import Votes
 
@@ -78,3 +79,27 @@ class Mace:
         theta = (knowing.sum(axis=1) + s) / (n + 2 * s)
         spammed = np.where(v.key_allowed, v.per_label - knowing + s[:, None], 0.0)
         return {"theta": theta, "xi": spammed / spammed.sum(axis=1, keepdims=True)}
+
+    def free(self, v: Votes, params: Params) -> Params:
+        """``logit theta`` and ``log xi`` (0 where a category is not the group's)."""
+        theta, xi = params["theta"], params["xi"]
+        with np.errstate(divide="ignore"):
+            log_xi = np.where(v.key_allowed, np.log(xi), 0.0)
+        return {"theta": np.log(theta) - np.log1p(-theta), "xi": log_xi}
+
+    def bound(self, v: Votes, free: Params) -> Params:
+        """``theta`` and ``xi`` from :meth:`free`'s scale, each strategy renormalised."""
+        log_xi = np.where(v.key_allowed, free["xi"], -np.inf)
+        xi = np.exp(log_xi - log_xi.max(axis=1, keepdims=True))
+        return {"theta": special.expit(free["theta"]), "xi": xi / xi.sum(axis=1, keepdims=True)}
+
+    def penalty(self, v: Votes, params: Params) -> FloatArray:
+        """Per group, the log-densities (up to constants) of the Beta and Dirichlet priors
+        the M-step's smoothing stands for: ``s (log theta + log(1 - theta) + sum_l log
+        xi_l)`` per annotator."""
+        theta, xi = params["theta"], params["xi"]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_xi = np.where(v.key_allowed, np.log(xi), 0.0).sum(axis=1)
+            per_key = _smoothing(v) * (np.log(theta) + np.log1p(-theta) + log_xi)
+        out = as_float(np.bincount(v.key_group, weights=per_key, minlength=v.n_groups))
+        return out
