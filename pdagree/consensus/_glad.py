@@ -22,13 +22,17 @@ annotation ``a`` is right, with ``beta = exp(b)`` to keep it positive. The Gauss
 the gradient, this M-step takes ``SWEEPS`` alternating Newton steps, on all abilities given
 the difficulties, then on all difficulties given the abilities: each is a set of
 one-dimensional problems, solved for every annotator (item) at once, each step halved until
-its own part of ``Q`` does not fall. That is a generalised EM: ``Q`` never decreases.
+its own part of ``Q`` does not fall. That is a generalised EM: ``Q`` never decreases. Each
+point's ``x_a`` and ``Q`` terms are kept, so that a Newton step evaluates ``Q`` once per trial
+(two ``log sigma`` per annotation) and the slope once. The loop runs it in SQUAREM cycles
+(:mod:`._squarem`) on the abilities and log inverse difficulties as they are (any real
+value is allowed), with the Gaussian priors as the penalty.
 
 Initialisation: ``alpha = 1`` and ``b = 1`` (the priors' means), so that the first E-step
 weighs every annotator alike (a majority vote with soft ties).
 
 Stopping (the loop of :mod:`._em`, for every model): when no posterior and no ``alpha_j``
-or ``b_i`` moved by ``tol`` in the last iteration and the change still to come, estimated
+or ``b_i`` moved by ``tol`` in the last EM step and the change still to come, estimated
 from the last two changes, is below ``tol`` too (:mod:`._convergence`); not on the gain of
 the objective.
 """

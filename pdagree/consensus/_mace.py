@@ -13,16 +13,20 @@ the M-step sets ``theta_j`` to the expected share of knowing annotations and ``x
 expected spam labels' shares, each after adding ``SMOOTHING / K`` to the expected counts (the
 smoothing of the authors' EM, 0.01 over the number of categories). That is EM for the
 maximum a posteriori estimate under Beta and Dirichlet priors of ``1 + SMOOTHING / K``.
-Each iteration moves every parameter by a share of the distance left, about 2 % on the Duck
-Identification data, so MACE needs far more iterations than Dawid-Skene (about 400 against
-20 to ``tol=1e-7``).
+Each EM step moves every parameter by a share of the distance left, about 2 % on the Duck
+Identification data (about 400 steps against Dawid-Skene's 20 to ``tol=1e-7``), so the loop
+accelerates it with SQUAREM cycles (:mod:`._squarem`; 1,250 EM steps to ``tol=1e-13`` on
+the Duck data, 116 in cycles, to the same fixed point). The extrapolation runs on
+``logit theta`` and ``log xi`` (:meth:`Mace.free`), each strategy renormalised after it, so
+that the extrapolated point is in the parameter space; its penalty is the log-density of the
+priors above.
 
 Initialisation: where the authors draw random starts and keep the best, the parameters
 here are the M-step's from the vote shares (as for Dawid-Skene): one deterministic start
 that already prefers the majority.
 
 Stopping (the loop of :mod:`._em`, for every model): when no posterior and no parameter moved
-by ``tol`` in the last iteration and the change still to come, estimated from the last two
+by ``tol`` in the last EM step and the change still to come, estimated from the last two
 changes, is below ``tol`` too (:mod:`._convergence`); not on the log-likelihood's gain.
 """
 
