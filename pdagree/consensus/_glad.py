@@ -68,11 +68,18 @@ def _log_k1(v: Votes) -> FloatArray:
     return out
 
 
+def _log_sigmoids(x: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """``log sigma(x)`` and ``log sigma(-x)`` from one exponential and one ``log1p``:
+    ``-(max(-x, 0) + log(1 + exp(-|x|)))`` and ``-(max(x, 0) + log(1 + exp(-|x|)))``."""
+    shared = np.log1p(np.exp(-np.abs(x)))
+    return -(np.maximum(-x, 0.0) + shared), -(np.maximum(x, 0.0) + shared)
+
+
 def _log_label(v: Votes, alpha: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Per annotation: ``log P(label right)`` and ``log P(one given wrong label)`` (eq. 1, the
     errors uniform over the group's other categories)."""
-    x = alpha[v.key] * np.exp(b[v.item])
-    return special.log_expit(x), special.log_expit(-x) - _log_k1(v)
+    right, wrong = _log_sigmoids(alpha[v.key] * np.exp(b[v.item]))
+    return right, wrong - _log_k1(v)
 
 
 @dataclass(frozen=True, eq=False)
@@ -105,8 +112,8 @@ class Block:
             x = value[self.v.key] * self.fixed
         else:
             x = self.fixed * np.exp(value[self.v.item])
-        right, wrong = special.log_expit(x), special.log_expit(-x) - self.log_k1
-        return _Point(x, self.q * right + (1.0 - self.q) * wrong)
+        right, wrong = _log_sigmoids(x)
+        return _Point(x, self.q * right + (1.0 - self.q) * (wrong - self.log_k1))
 
     def part(self, value: FloatArray, at: _Point) -> FloatArray:
         """``Q``'s part of each coordinate at ``value`` (``at``: its point)."""
