@@ -15,7 +15,8 @@ from test_consensus_active import crowd
 
 import pdagree
 from pdagree import ConvergenceWarning
-from pdagree.consensus import _em, _fit
+from pdagree.consensus import _em, _fit, _votes
+from pdagree.consensus._convergence import Convergence
 from pdagree.consensus._squarem import Accelerated
 
 ACCELERATED = ["glad", "mace"]
@@ -182,3 +183,34 @@ def test_the_frame_is_unchanged() -> None:
     copy = df.copy()
     df.agree(item="item", rater="rater", label="label", by="task").consensus("mace")
     pd.testing.assert_frame_equal(df, copy)
+
+
+def test_iterates_stepping_back_and_forth_in_the_last_place_have_converged() -> None:
+    # One item labelled "b" and "e" by two annotators: after a SQUAREM jump, GLAD's EM ends
+    # stepping between two abilities one unit in the last place apart (the ratio of the last
+    # two changes 1), so the change to come never fell below tol=1e-13: 20,000 steps.
+    df = pd.DataFrame({"item": ["i0", "i0"], "rater": ["r0", "r1"], "label": ["b", "e"]})
+    c = df.agree(item="item", rater="rater", label="label").consensus("glad", tol=1e-13)
+    assert c.converged and c.n_iterations < 100
+    v = _votes.Votes(
+        item=np.array([0, 0]),
+        key=np.array([0, 1]),
+        code=np.array([0, 1]),
+        group=np.array([0]),
+        n_items=1,
+        n_groups=1,
+        n_categories=2,
+        allowed=np.ones((1, 2), dtype=bool),
+        gold=np.array([-1]),
+        gold_rater=-1,
+        key_group=np.array([0, 0]),
+    )
+    post, running = np.array([[0.5, 0.5]]), np.array([True])
+    a, b = np.array([0.6, 0.6]), np.nextafter(np.array([0.6, 0.6]), 1.0)
+    unit = float(b[0] - a[0])
+    watch = Convergence(v, {"alpha": "key"}, 1e-13)
+    watch.last = np.array([unit])  # the step before was the same unit, forth
+    assert watch.settled((post, {"alpha": a}), (post, {"alpha": b}), running)[0]
+    watch = Convergence(v, {"alpha": "key"}, 1e-13)
+    watch.last = np.array([unit / 2.0])  # growing steps: not the rounding of a fixed point
+    assert not watch.settled((post, {"alpha": a + 1e-13}), (post, {"alpha": a}), running)[0]
