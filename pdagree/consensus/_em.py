@@ -7,7 +7,8 @@ its priors or smoothing) given the posteriors (the M-step). The loop alternates 
 each group stops on its own when its posteriors and parameters have settled (their largest
 change in an iteration, and the change still to come, below ``tol``: :mod:`._convergence`),
 its parameters frozen from then on, so a group's fit equals its fit alone. Known labels
-(``gold=``) fix their items' posteriors to the known category.
+(``gold=``) fix their items' posteriors to the known category. Models with a free scale and
+a penalty (GLAD, MACE) run in SQUAREM cycles (:mod:`._squarem`), each group on its own.
 """
 
 from __future__ import annotations
