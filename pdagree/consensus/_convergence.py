@@ -14,8 +14,11 @@ Dawid-Skene on 100 items rated by about three annotators, 0.999 for the one-coin
 an annotator who is never wrong; at 0.99 a change of ``1e-6`` leaves ``1e-4`` to move. So a
 group has converged when its last change and the change still to come, with ``r`` estimated
 by the ratio of its last two changes, are both below ``tol`` (or the last change is exactly
-zero). At ``r`` = 0.999 that takes thousands of iterations; a fit that has not converged
-after ``max_iterations`` says so (``converged`` False and a ConvergenceWarning).
+zero, or at the rounding of the values, :data:`ROUNDING`, and no smaller than the one
+before: floating-point iterates can end stepping back and forth by a unit in the last
+place, with the ratio 1, where the change to come would never fall). At ``r`` = 0.999 that
+takes thousands of iterations; a fit that has not converged after ``max_iterations`` says
+so (``converged`` False and a ConvergenceWarning).
 
 Why not the gain of the log-likelihood: near its maximum the log-likelihood is flat, its
 gain per iteration of the order of the square of the change, so a gain below ``1e-6`` per
@@ -35,6 +38,10 @@ __all__ = ["Convergence", "Params", "owned"]
 
 Params = dict[str, FloatArray]
 """A model's parameters by name."""
+ROUNDING = 1e-14
+"""A change this small that did not shrink is the rounding of the values (about 50 units in
+the last place of 1): iterates that step back and forth by a unit or two in the last place
+have converged."""
 COLUMN_LOOP = 32
 """Up to this many values per entry, their maximum is taken column by column."""
 
@@ -126,6 +133,7 @@ class Convergence:
         with np.errstate(divide="ignore", invalid="ignore"):
             rate = change / self.last
             to_come = np.where(rate < 1.0, change * rate / (1.0 - rate), np.inf)
-        done: BoolArray = (change == 0.0) | (np.maximum(change, to_come) < self.tol)
+        stuck = (change <= ROUNDING) & ~(rate < 1.0)  # back and forth in the last place
+        done: BoolArray = (change == 0.0) | stuck | (np.maximum(change, to_come) < self.tol)
         self.last = np.where(active, change, self.last)
         return done

@@ -7,7 +7,8 @@ its priors or smoothing) given the posteriors (the M-step). The loop alternates 
 each group stops on its own when its posteriors and parameters have settled (their largest
 change in an iteration, and the change still to come, below ``tol``: :mod:`._convergence`),
 its parameters frozen from then on, so a group's fit equals its fit alone. Known labels
-(``gold=``) fix their items' posteriors to the known category.
+(``gold=``) fix their items' posteriors to the known category. Models with a free scale and
+a penalty (GLAD, MACE) run in SQUAREM cycles (:mod:`._squarem`), each group on its own.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .._kernels.rows import row_max, row_sum
 from .._typing import BoolArray, FloatArray, IntArray
 from ._convergence import Convergence, Params, owned
 from ._majority import shares
+from ._squarem import Accelerated, extrapolate
 from ._votes import Votes
 
 __all__ = ["FLOOR", "Fit", "Model", "Params", "posterior", "run"]
@@ -130,16 +132,59 @@ class _Active:
             self.params[name][self._index(name)] = value
         self.log_likelihood[self.groups] = log_likelihood
 
-    def restrict(self, keep: BoolArray, params: Params) -> tuple[BoolArray, Params]:
-        """Cut the copy down to the groups ``keep``; their parameters, and which items they
-        keep (to cut the posteriors)."""
+    def restrict(self, keep: BoolArray, *params: Params) -> tuple[BoolArray, list[Params]]:
+        """Cut the copy down to the groups ``keep``; their parameters (each set given), and
+        which items they keep (to cut the posteriors)."""
         sub, item_kept, key_kept = self.v.restrict(keep)
         kept = {"group": keep, "key": key_kept, "item": item_kept}
         self.v = sub
         self.groups, self.items = self.groups[keep], self.items[item_kept]
         self.keys = self.keys[key_kept]
-        out = {name: value[kept[self.model.owner[name]]] for name, value in params.items()}
+        out = [
+            {name: value[kept[self.model.owner[name]]] for name, value in one.items()}
+            for one in params
+        ]
         return item_kept, out
+
+
+def _per_entry(v: Votes, owner: str, per_group: BoolArray, ndim: int) -> BoolArray:
+    """``per_group`` for each entry of a parameter owned by ``owner``, shaped to broadcast."""
+    out: BoolArray = per_group[owned(v, owner)].reshape((-1,) + (1,) * (ndim - 1))
+    return out
+
+
+def _jump(
+    v: Votes,
+    model: Accelerated,
+    cycle: list[Params],
+    now: tuple[FloatArray, Params, FloatArray],
+    active: BoolArray,
+) -> tuple[FloatArray, Params, BoolArray]:
+    """The SQUAREM jump at the end of a cycle's two EM steps (``now``: posteriors,
+    parameters and log-likelihoods after them): per active group, the extrapolated
+    parameters and their posteriors where these are finite and the penalised
+    log-likelihood is no lower than after the two steps, else ``now``'s; and which groups
+    jumped."""
+    post, params, log_likelihood = now
+    free, alpha = extrapolate(v, model.owner, cycle)
+    take = active & (alpha < -1.0)
+    if not take.any():
+        return post, params, take
+    with np.errstate(all="ignore"):
+        trial = model.bound(v, free)
+        trial_post, trial_log_likelihood = posterior(v, *model.log_label(v, trial))
+        gain = trial_log_likelihood + model.penalty(v, trial)
+        gain -= log_likelihood + model.penalty(v, params)
+    bad = np.bincount(v.group, weights=~np.isfinite(trial_post).all(axis=1), minlength=v.n_groups)
+    for name, value in trial.items():
+        per_entry = ~np.isfinite(value.reshape(len(value), -1)).all(axis=1)
+        bad += np.bincount(owned(v, model.owner[name]), weights=per_entry, minlength=v.n_groups)
+    take &= (gain >= 0.0) & (bad == 0)
+    out = {
+        name: np.where(_per_entry(v, model.owner[name], take, value.ndim), value, old)
+        for (name, value), old in zip(trial.items(), params.values(), strict=True)
+    }
+    return np.where(take[v.group][:, None], trial_post, post), out, take
 
 
 def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
@@ -152,7 +197,15 @@ def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
     of the parameters returned. ``n_iterations`` counts the M-steps; a group still active
     after ``max_iterations`` of them has not converged. The log-likelihood is reported, not
     used to stop. The steps run on the groups still active only (:class:`_Active`): a
-    finished group's parameters are frozen, so its posteriors would not change."""
+    finished group's parameters are frozen, so its posteriors would not change.
+
+    A model with a free scale and a penalty (:class:`~._squarem.Accelerated`) runs in
+    SQUAREM cycles (:mod:`._squarem`): every third step, after two EM steps, each group's
+    parameters jump to the extrapolated point (if its penalised log-likelihood is no lower
+    than after the two steps) before the M-step. Each step is still one M-step (a cycle is
+    three, all counted in ``n_iterations``), and a group stops, by the same rule, only where
+    its last two changes are those of two EM steps in a row: not at the first E-step after a
+    jump (its change is one EM step, the one before was the jump)."""
     params = model.start(v)
     state = _Active(v, model, params)
     active = np.ones(v.n_groups, dtype=bool)
@@ -160,11 +213,14 @@ def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
     n_iterations = np.zeros(v.n_groups, dtype=np.int64)
     watch = Convergence(v, model.owner, tol)
     before: tuple[FloatArray, Params] | None = None
+    accelerated = model if isinstance(model, Accelerated) else None
+    cycle: list[Params] = []  # the cycle's EM iterates so far, on the free scale
+    jumped = np.zeros(v.n_groups, dtype=bool)
     for step in range(max_iterations + 1):
         sub = state.v
         post, log_likelihood = posterior(sub, *model.log_label(sub, params))
         if before is not None:
-            done = active & watch.settled((post, params), before, active)
+            done = active & ~jumped & watch.settled((post, params), before, active)
             converged[state.groups[done]] = True
             active &= ~done
         n_active = int(active.sum())
@@ -172,11 +228,18 @@ def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
             break
         if n_active <= COMPACT * sub.n_groups:
             state.keep(post, params, log_likelihood)
-            item_kept, params = state.restrict(active, params)
-            post = post[item_kept]
+            item_kept, (params, *cycle) = state.restrict(active, params, *cycle)
+            post, log_likelihood = post[item_kept], log_likelihood[active]
             watch = watch.restrict(state.v, active)
             active = np.ones(n_active, dtype=bool)
             sub = state.v
+        jumped = np.zeros(sub.n_groups, dtype=bool)
+        if accelerated is not None:
+            cycle.append(accelerated.free(sub, params))
+            if len(cycle) == 3:
+                now = (post, params, log_likelihood)
+                post, params, jumped = _jump(sub, accelerated, cycle, now, active)
+                cycle = []
         before = (post, params)
         new = model.m_step(sub, post, params)
         if n_active == sub.n_groups:  # nothing to freeze
@@ -184,12 +247,8 @@ def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
             n_iterations[state.groups] += 1
             continue
         params = {
-            name: np.where(
-                active[owned(sub, model.owner[name])].reshape((-1,) + (1,) * (value.ndim - 1)),
-                value,
-                params[name],
-            )
-            for name, value in new.items()
+            name: np.where(_per_entry(sub, model.owner[name], active, value.ndim), value, old)
+            for (name, value), old in zip(new.items(), params.values(), strict=True)
         }
         n_iterations[state.groups] += active
     state.keep(post, params, log_likelihood)

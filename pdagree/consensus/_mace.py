@@ -13,16 +13,20 @@ the M-step sets ``theta_j`` to the expected share of knowing annotations and ``x
 expected spam labels' shares, each after adding ``SMOOTHING / K`` to the expected counts (the
 smoothing of the authors' EM, 0.01 over the number of categories). That is EM for the
 maximum a posteriori estimate under Beta and Dirichlet priors of ``1 + SMOOTHING / K``.
-Each iteration moves every parameter by a share of the distance left, about 2 % on the Duck
-Identification data, so MACE needs far more iterations than Dawid-Skene (about 400 against
-20 to ``tol=1e-7``).
+Each EM step moves every parameter by a share of the distance left, about 2 % on the Duck
+Identification data (about 400 steps against Dawid-Skene's 20 to ``tol=1e-7``), so the loop
+accelerates it with SQUAREM cycles (:mod:`._squarem`; 1,250 EM steps to ``tol=1e-13`` on
+the Duck data, 116 in cycles, to the same fixed point). The extrapolation runs on
+``logit theta`` and ``log xi`` (:meth:`Mace.free`), each strategy renormalised after it, so
+that the extrapolated point is in the parameter space; its penalty is the log-density of the
+priors above.
 
 Initialisation: where the authors draw random starts and keep the best, the parameters
 here are the M-step's from the vote shares (as for Dawid-Skene): one deterministic start
 that already prefers the majority.
 
 Stopping (the loop of :mod:`._em`, for every model): when no posterior and no parameter moved
-by ``tol`` in the last iteration and the change still to come, estimated from the last two
+by ``tol`` in the last EM step and the change still to come, estimated from the last two
 changes, is below ``tol`` too (:mod:`._convergence`); not on the log-likelihood's gain.
 """
 
@@ -32,7 +36,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._typing import FloatArray
+from .._kernels.rows import row_max, row_sum
+from .._lazy import scipy_special as special
+from .._typing import FloatArray, as_float
 from ._em import FLOOR, Params, start_posterior
 from ._votes import Votes
 
@@ -61,20 +67,54 @@ class Mace:
     def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, bool]:
         k = v.n_categories
         theta, xi = params["theta"], params["xi"]
-        given = (1.0 - theta)[:, None, None] * xi[:, :, None]
-        given = given + theta[:, None, None] * np.eye(k)  # (keys, label, true)
-        table = np.log(np.maximum(given, FLOOR)).reshape(-1, k)
-        return v.log_uniform, table, True
+        # P(label l | true k) = (1 - theta) xi_l, plus theta where l = k: 2 K logarithms per
+        # annotator, not K^2.
+        spam = (1.0 - theta)[:, None] * xi  # (keys, label)
+        table = np.empty((v.n_keys, k, k))  # (keys, label, true)
+        table[...] = np.log(np.maximum(spam, FLOOR))[:, :, None]
+        right = np.log(np.maximum(spam + theta[:, None], FLOOR))
+        for c in range(k):
+            table[:, c, c] = right[:, c]
+        return v.log_uniform, table.reshape(-1, k), True
 
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params:
         s = _smoothing(v)
         theta, xi = params["theta"], params["xi"]
         # Per (key, label): the posterior mass on the label being the true category, and the
         # share of it that is knowing rather than a spam draw that happened to be right.
-        right = np.diagonal(v.sums(posterior), axis1=1, axis2=2)  # (keys, K)
+        k = v.n_categories
+        right = as_float(
+            np.bincount(
+                v.key * k + v.code, weights=posterior[v.item, v.code], minlength=v.n_keys * k
+            )
+        ).reshape(v.n_keys, k)
         given = theta[:, None] + (1.0 - theta)[:, None] * xi
         knowing = right * np.where(given > 0, theta[:, None] / np.maximum(given, FLOOR), 0.0)
-        n = v.per_label.sum(axis=1)
-        theta = (knowing.sum(axis=1) + s) / (n + 2 * s)
+        n = row_sum(v.per_label)
+        theta = (row_sum(knowing) + s) / (n + 2 * s)
         spammed = np.where(v.key_allowed, v.per_label - knowing + s[:, None], 0.0)
-        return {"theta": theta, "xi": spammed / spammed.sum(axis=1, keepdims=True)}
+        return {"theta": theta, "xi": spammed / row_sum(spammed)[:, None]}
+
+    def free(self, v: Votes, params: Params) -> Params:
+        """``logit theta`` and ``log xi`` (0 where a category is not the group's)."""
+        theta, xi = params["theta"], params["xi"]
+        with np.errstate(divide="ignore"):
+            log_xi = np.where(v.key_allowed, np.log(xi), 0.0)
+        return {"theta": np.log(theta) - np.log1p(-theta), "xi": log_xi}
+
+    def bound(self, v: Votes, free: Params) -> Params:
+        """``theta`` and ``xi`` from :meth:`free`'s scale, each strategy renormalised."""
+        log_xi = np.where(v.key_allowed, free["xi"], -np.inf)
+        xi = np.exp(log_xi - row_max(log_xi)[:, None])
+        return {"theta": special.expit(free["theta"]), "xi": xi / row_sum(xi)[:, None]}
+
+    def penalty(self, v: Votes, params: Params) -> FloatArray:
+        """Per group, the log-densities (up to constants) of the Beta and Dirichlet priors
+        the M-step's smoothing stands for: ``s (log theta + log(1 - theta) + sum_l log
+        xi_l)`` per annotator."""
+        theta, xi = params["theta"], params["xi"]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_xi = row_sum(np.where(v.key_allowed, np.log(xi), 0.0))
+            per_key = _smoothing(v) * (np.log(theta) + np.log1p(-theta) + log_xi)
+        out = as_float(np.bincount(v.key_group, weights=per_key, minlength=v.n_groups))
+        return out
