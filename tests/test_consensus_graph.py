@@ -377,3 +377,17 @@ def test_a_group_with_one_category() -> None:
     assert (mmsr.labels.loc["one"] == 0).all()
     assert mmsr.quality.loc["one", "skill"].isna().all()
     assert mmsr.quality.loc["mixed", "skill"].notna().all()
+
+
+def test_kos_warns_where_its_messages_vanish() -> None:
+    # Two annotators who share one item and rate nothing else: every message is zero, the
+    # reliability 0 / 0 (found by the consensus fault suite: nan without a warning).
+    df = pd.DataFrame({"item": ["i0", "i7", "i7", "i0"], "rater": ["r0", "r0", "r1", "r0"],
+                       "label": [None, "same", "same", None]})  # fmt: skip
+    ratings = df.agree(item="item", rater="rater", label="label")
+    with pytest.warns(
+        UndefinedStatisticWarning, match=r"`reliability` of 2 annotator\(s\) is nan"
+    ):
+        fit = ratings.consensus("kos")
+    assert fit.quality["reliability"].isna().all()
+    assert fit.labels.tolist() == ["same"]

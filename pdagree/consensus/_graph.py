@@ -50,6 +50,7 @@ def graph_fit(
         fit = kos(v, max_iterations=max_iterations, tol=tol)
         chosen = choose(fit.decision, ties, gen)
         summary = replace(majority(v, chosen), columns={"reliability": fit.reliability})
+        _warn_undefined(data, v, fit.reliability, "kos", "reliability")
         probabilities = np.full_like(fit.decision, np.nan)
         n_iterations, converged = fit.n_iterations, fit.converged
     else:
@@ -71,6 +72,25 @@ def graph_fit(
         converged=converged,
     )
     return probabilities, chosen, summary, result
+
+
+def _warn_undefined(
+    data: RatingData, v: Votes, values: FloatArray, method: str, name: str
+) -> None:
+    """KOS: the annotators whose reliability is nan (their group's messages vanish or cancel,
+    e.g. no item rated by two annotators who rated other items too)."""
+    rated = np.bincount(v.key, minlength=v.n_keys) > 0
+    lost = np.flatnonzero(rated & np.isnan(values))
+    if not len(lost):
+        return
+    names = [str(n) for n in key_index(data, lost[:3])]
+    warn(
+        f"consensus(method={method!r}): the `{name}` of {len(lost)} annotator(s) is nan, "
+        f"e.g. {', '.join(names)}: the messages of their group vanish or cancel (too few "
+        "items shared between its annotators for KOS to weigh them), so its labels are "
+        "little better than ties; majority vote or more shared items tell more.",
+        UndefinedStatisticWarning,
+    )
 
 
 def _warn_unskilled(data: RatingData, v: Votes, skill: FloatArray) -> None:
