@@ -366,6 +366,9 @@ class Ratings:
         **options: Unpack[InferenceOptions],
     ) -> Result:
         arguments = {"level": level, "weights": weights}
+        fast = _numeric.interval_alpha(self._state.numeric, arguments, options, lambda: self._data)
+        if fast is not None:  # continuous scores read as numbers: from moment sums
+            return fast
         return coefficient(self._data, "alpha", arguments, dict(options))
 
     @_doc(_spa.spa)

@@ -24,7 +24,7 @@ from ..tensors.data import RatingData, Weights
 from .base import Components
 from .kappa import two_rater_tables
 
-__all__ = ["alpha", "alpha_analytic_applies", "alpha_variance"]
+__all__ = ["alpha", "alpha_analytic_applies", "alpha_variance", "disagreement_components"]
 
 # Above this many categories the (K, K) weight matrix of the analytic variance is not built.
 _MAX_ANALYTIC_ALPHA_CATEGORIES = 2000
@@ -160,6 +160,12 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
         )
     metric, label = metric_for(level, enc.categories, enc.values, ordered=enc.ordered)
     parts, unit = _components(data, metric)
+    return disagreement_components(parts, unit, label)
+
+
+def disagreement_components(parts: KA.AlphaComponents, unit: float, label: str) -> Components:
+    """Alpha and its members from the kernel's ``D_o`` and ``D_e`` per group, in distances
+    of ``unit`` (what :func:`alpha` returns for metric ``label``)."""
     d_o, d_e = parts.observed_disagreement, parts.expected_disagreement
     # The agreement scale: distances over their largest value among the categories present,
     # so that alpha = (A_o - A_e) / (1 - A_e) with A_o = 1 - D_o / max and A_e = 1 - D_e / max.

@@ -10,6 +10,7 @@ record that :func:`pdagree.plotting.bland_altman` draws.
 
 from __future__ import annotations
 
+from ._alpha import interval_alpha
 from ._bland_altman import BlandAltman, bland_altman
 from ._concordance import Concordance, concordance, pairwise_concordance
 from ._consensus_scores import ScoreConsensus, consensus_scores
@@ -24,5 +25,6 @@ __all__ = [
     "concordance",
     "consensus_scores",
     "cronbach_alpha",
+    "interval_alpha",
     "pairwise_concordance",
 ]
