@@ -221,7 +221,9 @@ class Ratings:
 
         Continuous scores (float columns with values that are not whole numbers) are read as
         numbers, and their categories are encoded only when a method needs them: the numeric
-        measures (:meth:`icc`, :meth:`kendall_w`, :meth:`consensus_scores`, ...) never do.
+        measures (:meth:`icc`, :meth:`kendall_w`, :meth:`consensus_scores`, ...) never do,
+        nor ``alpha(level="interval")`` (without ``by=``) until its result's ``categories``
+        or an interval is asked for.
 
         Parameters
         ----------

@@ -111,7 +111,11 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
 
     Nominal, ordinal and interval alpha take O(E log E) time and O(E) memory for ``E``
     annotations, with no (K, K) matrix: hundreds of thousands of distinct numeric values
-    are fine. Ratio and custom metrics have no closed form; they sum ``delta2`` exactly
+    are fine. On continuous scores (float ratings read as numbers, no ``by=``), interval
+    alpha is computed from per-item and total moment sums of the values, in O(E) time, with
+    no sort of the distinct values: ``D_o = (1 / n) sum_u 2 m_u / (m_u - 1) sum_{i in u}
+    (x_i - xbar_u)^2`` and ``D_e = 2 / (n - 1) sum_i (x_i - xbar)^2`` over the pairable
+    values. Ratio and custom metrics have no closed form; they sum ``delta2`` exactly
     over every pair of distinct values within each item and each group, in bounded
     chunks: memory stays O(E), time grows with the square of the distinct values per
     group. The default level is nominal (the ``krippendorff`` package defaults to
