@@ -5,7 +5,9 @@ and ``bland_altman(a, b)`` (:mod:`._bland_altman`) read the ratings as numbers
 (:mod:`pdagree.scores`) and reduce them to moment sums per group, rater and pair of raters
 with ``np.bincount`` (:mod:`._sums`), every ``by=`` group in the same pass; the results are
 immutable floats (:class:`pdagree.Statistic`) or, for the limits of agreement, a frozen
-record that :func:`pdagree.plotting.bland_altman` draws.
+record that :func:`pdagree.plotting.bland_altman` draws. ``alpha(level="interval")`` of
+continuous scores comes from moment sums of the values too (:mod:`._alpha`), without their
+category encoding.
 """
 
 from __future__ import annotations
