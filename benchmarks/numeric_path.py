@@ -6,10 +6,10 @@ wide frame and from the long one, against pingouin 0.7's ``intraclass_corr`` and
 The floor is the least pandas and numpy work that gives the ICC table's mean squares from the
 long frame: factorize item and rater, ``np.bincount`` sums per item and per rater, the sums of
 squares (no checks, no intervals, no labels). Every call starts from the frame (encoding
-included); times are the best of ``--repeats`` in one process, so the ratios are what to read
-(the machine is shared). Memory: the growth of the resident set during one call, in a fresh
-interpreter (``VmHWM`` reset through ``/proc/self/clear_refs``). Results:
-benchmarks/numeric_path.md.
+included); times are the best of ``--repeats`` rounds in one process, each round timing every
+call once, so the ratios are what to read (the machine is shared). Memory: the growth of the
+resident set during one call, in a fresh interpreter (``VmHWM`` reset through
+``/proc/self/clear_refs``). Results: benchmarks/numeric_path.md.
 """
 
 from __future__ import annotations
@@ -118,22 +118,26 @@ def main() -> None:
     warnings.simplefilter("ignore")
     for call in CALLS.values():  # warm up: lazy imports, caches
         call(small_w, small_l)
-    floor_time = best(lambda: floor(long), args.repeats)
-    rows = {"floor (long frame)": (floor_time, None)}
+    timed: dict[str, Callable[[], Any]] = {"floor (long frame)": lambda: floor(long)}
     if not args.skip_peer:
         import pingouin
 
-        peer = best(
-            lambda: pingouin.intraclass_corr(
-                long, targets="item", raters="rater", ratings="score"
-            ),
-            args.repeats,
+        timed["pingouin 0.7 intraclass_corr (long)"] = lambda: pingouin.intraclass_corr(
+            long, targets="item", raters="rater", ratings="score"
         )
-        rows["pingouin 0.7 intraclass_corr (long)"] = (peer, None)
     for name, call in CALLS.items():
-        seconds = best(lambda call=call: call(wide, long), args.repeats)
-        mib = None if args.skip_memory else memory(name, args.items)
-        rows[name] = (seconds, mib)
+        timed[name] = lambda call=call: call(wide, long)
+    # Round robin: each repeat times every call once, so that the load of a shared machine
+    # weighs on all of them alike; the best of the repeats is kept.
+    seconds = {name: float("inf") for name in timed}
+    for _ in range(args.repeats):
+        for name, call in timed.items():
+            seconds[name] = min(seconds[name], best(call, 1))
+    floor_time = seconds["floor (long frame)"]
+    rows: dict[str, tuple[float, float | None]] = {}
+    for name in timed:
+        mib = None if args.skip_memory or name not in CALLS else memory(name, args.items)
+        rows[name] = (seconds[name], mib)
     print(
         f"{args.items:,} items x 10 raters, best of {args.repeats}; pdagree {pdagree.__version__}"
     )

@@ -1,6 +1,6 @@
 """Span agreement at issue #29's size: 10^4 documents x 3 annotators x 20 spans each.
 
-    python benchmarks/spans_speed.py [--docs 10000] [--repeats 3]
+    python benchmarks/spans_speed.py [--docs 10000] [--repeats 3] [--memory]
 
 Times are the best of ``--repeats`` in one process (``SpanRatings`` built once, outside the
 timing, except where the row says it is included). ``token_agreement().alpha()`` is compared
@@ -11,8 +11,12 @@ from the frame, in the same run. Results: benchmarks/spans_speed.md.
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -64,11 +68,47 @@ def best(call: Callable[[], Any], repeats: int) -> float:
     return min(times)
 
 
+def memory(n_docs: int) -> dict[str, float]:
+    """In a fresh interpreter: the process's peak resident set (``ru_maxrss``, MiB) after
+    reading the spans and after ``token_agreement().alpha()``, and the peak that
+    tracemalloc counts during ``token_agreement()`` and during ``.alpha()``."""
+    here = str(Path(__file__).resolve().parent)
+    script = (
+        "import json, resource, sys, tracemalloc\n"
+        f"sys.path.insert(0, {here!r})\n"
+        "from spans_speed import span_frame\n"
+        "cols = dict(item='doc', rater='who', start='start', end='end', label='label')\n"
+        "span_frame(20).agree.spans(**cols).token_agreement().alpha()\n"
+        f"spans = span_frame({n_docs}).agree.spans(**cols)\n"
+        "rss = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
+        "out = {'rss after reading the spans': rss()}\n"
+        "tracemalloc.start()\n"
+        "tokens = spans.token_agreement()\n"
+        "out['traced peak of token_agreement()'] = tracemalloc.get_traced_memory()[1] / 2**20\n"
+        "tracemalloc.reset_peak()\n"
+        "tokens.alpha()\n"
+        "out['traced peak of .alpha()'] = tracemalloc.get_traced_memory()[1] / 2**20\n"
+        "tracemalloc.stop()\n"
+        "out['rss after token_agreement().alpha()'] = rss()\n"
+        "print(json.dumps(out))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--docs", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--memory", action="store_true", help="only the memory, fresh process")
     args = parser.parse_args()
+    if args.memory:
+        for name, mib in memory(args.docs).items():
+            print(f"| {name} | {mib:,.0f} MiB |")
+        return
     frame = span_frame(args.docs)
     cols = {"item": "doc", "rater": "who", "start": "start", "end": "end", "label": "label"}
     small = span_frame(20)

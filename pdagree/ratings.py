@@ -168,7 +168,9 @@ class Ratings:
 
         Continuous scores (float columns with values that are not whole numbers) are read as
         numbers, and their categories are encoded only when a method needs them: the numeric
-        measures (:meth:`icc`, :meth:`kendall_w`, :meth:`consensus_scores`, ...) never do.
+        measures (:meth:`icc`, :meth:`kendall_w`, :meth:`consensus_scores`, ...) never do,
+        nor ``alpha(level="interval")`` (without ``by=``) until its result's ``categories``
+        or an interval is asked for.
 
         Parameters
         ----------
@@ -319,6 +321,9 @@ class Ratings:
         **options: Unpack[InferenceOptions],
     ) -> Result:
         arguments = {"level": level, "weights": weights}
+        fast = _numeric.interval_alpha(self._state.numeric, arguments, options, lambda: self._data)
+        if fast is not None:  # continuous scores read as numbers: from moment sums
+            return fast
         return coefficient(self._data, "alpha", arguments, dict(options))
 
     @_doc(_spa.spa)

@@ -11,9 +11,11 @@ intervals and tests come out the same, number for number.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
+import pandas as pd
 
 from . import inference
 from ._typing import FloatArray
@@ -21,7 +23,16 @@ from ._warnings import warn
 from .definitions import get
 from .tensors import RatingData
 
-__all__ = ["KeptVariance", "Source", "keep_variance", "summarise_kept"]
+__all__ = [
+    "Deferred",
+    "KeptVariance",
+    "Source",
+    "counted",
+    "keep_variance",
+    "settle",
+    "summarise_kept",
+    "unsettled",
+]
 
 
 class KeptVariance(NamedTuple):
@@ -99,16 +110,59 @@ def summarise_kept(
     }
 
 
+class Deferred:
+    """A result's categories computed when first asked: ``make()`` gives them as an Index
+    (a result read as numbers, whose categories are a sort of every distinct value)."""
+
+    __slots__ = ("_index", "_make")
+
+    def __init__(self, make: Callable[[], pd.Index]) -> None:
+        self._make = make
+        self._index: pd.Index | None = None
+
+    def members(self) -> dict[str, Any]:
+        """``n_categories`` and ``categories``, as a result holds them."""
+        if self._index is None:
+            self._index = self._make()
+        return {"n_categories": len(self._index), "categories": tuple(self._index.tolist())}
+
+
+def counted(n_categories: int | Deferred, categories: Any) -> dict[str, Any]:
+    """A result's ``n_categories`` and ``categories`` members, or ``_deferred`` standing in
+    for both until first asked (:func:`settle`) where ``n_categories`` is a Deferred."""
+    if isinstance(n_categories, Deferred):
+        return {"_deferred": n_categories}
+    return {"n_categories": int(n_categories), "categories": tuple(categories)}
+
+
+def settle(members: dict[str, Any]) -> dict[str, Any]:
+    """``members`` (a result's ``__dict__``) with deferred categories computed, in place."""
+    deferred = members.pop("_deferred", None)
+    if deferred is not None:
+        members.update(deferred.members())
+    return members
+
+
+def unsettled(members: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``members`` whose deferred categories stay deferred in a new result."""
+    out = dict(members)
+    deferred = out.pop("_deferred", None)
+    if deferred is not None:
+        out.update(n_categories=deferred, categories=deferred)
+    return out
+
+
 class Source:
-    """The inputs of a coefficient's inference: the ratings ``data`` (None once removed),
-    the registry ``name``, its ``arguments``, and ``kept``, the :class:`KeptVariance` that
-    stands in for the data once they are removed.
+    """The inputs of a coefficient's inference: the ratings ``data`` (None once removed;
+    ``load()`` gives them on first use where they were not built yet), the registry
+    ``name``, its ``arguments``, and ``kept``, the :class:`KeptVariance` that stands in for
+    the data once they are removed.
 
     Internal to :class:`~pdagree.Coefficient`; never changed after construction (a source
-    without data is a new one).
+    without data is a new one; loading the data changes no number).
     """
 
-    __slots__ = ("arguments", "data", "kept", "name")
+    __slots__ = ("_data", "_load", "arguments", "kept", "name")
 
     def __init__(
         self,
@@ -116,11 +170,22 @@ class Source:
         name: str,
         arguments: dict[str, Any],
         kept: KeptVariance | None = None,
+        *,
+        load: Callable[[], RatingData] | None = None,
     ) -> None:
-        self.data = data
+        self._data = data
+        self._load = load
         self.name = name
         self.arguments = dict(arguments)
         self.kept = kept
+
+    @property
+    def data(self) -> RatingData | None:
+        """The ratings (loaded on first use), or None once removed."""
+        if self._data is None and self._load is not None:
+            self._data = self._load()
+            self._load = None
+        return self._data
 
     def without_data(self) -> Source:
         """This source with the data replaced by their :class:`KeptVariance`."""

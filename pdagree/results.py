@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import pandas as pd
 
+from .result_source import counted, settle, unsettled
+
 if TYPE_CHECKING:
-    from .result_source import Source
+    from .result_source import Deferred, Source
 
 __all__ = ["Coefficient", "Statistic", "register_plot"]
 
@@ -72,20 +74,20 @@ class Statistic(float):
         name: str,
         n_items: int,
         n_raters: int,
-        n_categories: int,
-        categories: Sequence[Hashable],
+        n_categories: int | Deferred,
+        categories: Sequence[Hashable] | Deferred,
         **extra: Any,
     ) -> Self:
         self = super().__new__(cls, value)
-        self.__dict__.update(
-            name=name,
-            n_items=int(n_items),
-            n_raters=int(n_raters),
-            n_categories=int(n_categories),
-            categories=tuple(categories),
-            **extra,
-        )
+        counts = counted(n_categories, categories)  # or deferred: computed when first asked
+        self.__dict__.update(name=name, n_items=int(n_items), n_raters=int(n_raters), **counts)
+        self.__dict__.update(extra)
         return self
+
+    def __getattr__(self, key: str) -> Any:  # only for members not in ``__dict__``
+        if key in ("n_categories", "categories") and "_deferred" in self.__dict__:
+            return settle(self.__dict__)[key]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {key!r}")
 
     # Members are fixed at construction.
     def __setattr__(self, key: str, value: object) -> None:
@@ -99,7 +101,7 @@ class Statistic(float):
 
     def _state(self) -> dict[str, Any]:
         """The members a pickle carries (the data-sized internal state is left out)."""
-        return dict(self.__dict__)
+        return dict(settle(self.__dict__))
 
     def __copy__(self) -> Self:  # immutable: a copy is the object itself, as for a float
         return self
@@ -109,7 +111,7 @@ class Statistic(float):
 
     def _replace(self, **members: Any) -> Self:
         """A new result with ``members`` added or changed."""
-        state = {**self.__dict__, **members}
+        state = {**unsettled(self.__dict__), **members}
         return type(self)(float(self), **state)
 
     # Attributes the type checker should know about (set in ``__new__``); the ``#:`` comments
@@ -303,22 +305,17 @@ class Coefficient(Statistic):
         expected: float,
         n_items: int,
         n_raters: int,
-        n_categories: int,
-        categories: Sequence[Hashable],
+        n_categories: int | Deferred,
+        categories: Sequence[Hashable] | Deferred,
         **extra: Any,
     ) -> Self:
-        return super().__new__(
-            cls,
-            value,
-            name=name,
-            n_items=n_items,
-            n_raters=n_raters,
-            n_categories=n_categories,
-            categories=categories,
-            observed=float(observed),
-            expected=float(expected),
-            **extra,
-        )
+        counts: dict[str, Any] = {
+            "n_items": n_items,
+            "n_raters": n_raters,
+            "n_categories": n_categories,
+        }
+        extra = {"observed": float(observed), "expected": float(expected), **extra}
+        return super().__new__(cls, value, name=name, categories=categories, **counts, **extra)
 
     #: ``A_o``, the observed agreement (weighted where weights apply).
     observed: float
@@ -327,7 +324,7 @@ class Coefficient(Statistic):
     expected: float
 
     def _state(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
+        state = dict(settle(self.__dict__))
         source = state.get("_source")
         if source is not None:
             state["_source"] = source.without_data()

@@ -806,6 +806,7 @@ COVERED: dict[str, str] = {
     "alpha.matrix_delta2": "test_delta2_elementwise",
     "alpha_sums.nominal_alpha_components": "test_alpha_sums_equal_alpha_components",
     "alpha_sums.interval_alpha_components": "test_alpha_sums_equal_alpha_components",
+    "alpha_sums.interval_alpha_one_group": "test_alpha_sums_equal_alpha_components",
     **{
         f"multilabel.{name}": "test_multilabel_kernels"
         for name in (
@@ -881,6 +882,12 @@ def test_alpha_sums_equal_alpha_components(data: Data, weighted: bool) -> None:
         for out, out_g in zip(batch, alone_parts, strict=True):
             for a, b in zip(out, out_g, strict=True):
                 close(a[g], b[0])
+        if weight is None:  # one group, one weight per annotation: the interval sums alone
+            one = alpha_sums.interval_alpha_one_group(
+                alone.item, values[alone.code], len(alone.group)
+            )
+            for a, b in zip(one, batch[1], strict=True):
+                close(a[0], b[g])
 
 
 def test_sparse_kernels_equal_dense(data: Data) -> None:

@@ -39,7 +39,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._typing import BoolArray, FloatArray, IntArray
+from ._typing import BoolArray, FloatArray, IntArray, as_float
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -169,22 +169,27 @@ def pairable_values(
     total = np.bincount(item, weights=weight, minlength=n_items).astype(np.float64)
     pairable = total >= 2
     keep = pairable[item]
-    key = item[keep] * width + code[keep]
-    entries, inverse = np.unique(key, return_inverse=True)
-    count = np.bincount(inverse.ravel(), weights=weight[keep], minlength=len(entries))
-    e_item = entries // width
-    e_code = entries % width
-    value_key = group[e_item] * width + e_code
-    values, value_index = np.unique(value_key, return_inverse=True)
-    value_index = value_index.ravel().astype(np.int64)
+    if not keep.all():  # every item pairable (the usual case): no copy of the annotations
+        item, code, weight = item[keep], code[keep], weight[keep]
+    del keep
+    key = item * width
+    key += code
+    entries, count = _entry_counts(key, weight, n_items * width)
+    del key
+    e_item, e_code = np.divmod(entries, width)
+    del entries
+    value_key = group[e_item] * width
+    value_key += e_code
+    values, value_index = _distinct(value_key, n_groups * width)
+    del value_key
     value_frequency = np.bincount(value_index, weights=count, minlength=len(values))
     value_group = values // width
     n_pairable = np.bincount(group, weights=pairable.astype(np.float64), minlength=n_groups)
     n_values = np.bincount(value_group, weights=value_frequency, minlength=n_groups)
     return PairableValues(
-        item=e_item.astype(np.int64),
-        code=e_code.astype(np.int64),
-        frequency=count.astype(np.float64),
+        item=e_item.astype(np.int64, copy=False),
+        code=e_code.astype(np.int64, copy=False),
+        frequency=count.astype(np.float64, copy=False),
         value_index=value_index,
         value_group=value_group.astype(np.int64),
         value_code=(values % width).astype(np.int64),
@@ -195,6 +200,66 @@ def pairable_values(
         n_items=n_pairable.astype(np.float64),
         n_values=n_values.astype(np.float64),
     )
+
+
+#: The dense count of :func:`_entry_counts` is used up to this many keys per annotation,
+#: in at most ``_DENSE_CHUNKS`` ranges of keys of at least ``_DENSE_CHUNK`` keys each.
+_DENSE_KEYS_PER_ANNOTATION = 4
+_DENSE_CHUNKS = 8
+_DENSE_CHUNK = 1 << 22
+
+
+def _entry_counts(key: IntArray, weight: FloatArray, n_keys: int) -> tuple[IntArray, FloatArray]:
+    """The distinct ``key``s (in ``range(n_keys)``), sorted, and the summed ``weight`` of
+    each: counted over the whole key range where it is at most a few times the annotations
+    (no sort, and less memory than a sort's permutations), else through ``np.unique``. The
+    same sums in the same order either way.
+
+    >>> import numpy as np
+    >>> keys, counts = _entry_counts(np.array([5, 1, 5]), np.array([1.0, 2.0, 3.0]), 6)
+    >>> keys.tolist(), counts.tolist()
+    ([1, 5], [2.0, 4.0])
+    """
+    if n_keys <= _DENSE_KEYS_PER_ANNOTATION * len(key):
+        present = np.zeros(n_keys, dtype=bool)
+        present[key] = True
+        entries = np.flatnonzero(present).astype(np.int64, copy=False)
+        del present
+        # in ranges of keys: a count the size of the key range would outweigh the keys
+        step = max(_DENSE_CHUNK, -(-n_keys // _DENSE_CHUNKS))
+        if step >= n_keys:
+            return entries, as_float(np.bincount(key, weights=weight, minlength=n_keys)[entries])
+        counts = []
+        for low in range(0, n_keys, step):  # a few ranges, not a loop over rows
+            high = min(low + step, n_keys)
+            inside = (key >= low) & (key < high)
+            dense = np.bincount(key[inside] - low, weights=weight[inside], minlength=high - low)
+            del inside
+            lo, hi = np.searchsorted(entries, [low, high])
+            counts.append(dense[entries[lo:hi] - low])
+        return entries, as_float(np.concatenate(counts))
+    distinct, inverse = np.unique(key, return_inverse=True)
+    count = np.bincount(inverse.ravel(), weights=weight, minlength=len(distinct))
+    return distinct.astype(np.int64, copy=False), as_float(count)
+
+
+def _distinct(key: IntArray, n_keys: int) -> tuple[IntArray, IntArray]:
+    """The distinct ``key``s (in ``range(n_keys)``), sorted, and each key's row among them,
+    as ``np.unique(key, return_inverse=True)``: by a rank over the key range where it is no
+    larger than the keys (no sort).
+
+    >>> import numpy as np
+    >>> keys, rows = _distinct(np.array([5, 1, 5]), 6)
+    >>> keys.tolist(), rows.tolist()
+    ([1, 5], [1, 0, 1])
+    """
+    if n_keys <= len(key):
+        present = np.zeros(n_keys, dtype=bool)
+        present[key] = True
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        return np.flatnonzero(present), rank[key]
+    distinct, inverse = np.unique(key, return_inverse=True)
+    return distinct, inverse.ravel().astype(np.int64, copy=False)
 
 
 def midranks(pv: PairableValues) -> FloatArray:

@@ -24,7 +24,7 @@ from ..tensors.data import RatingData, Weights
 from .base import Components
 from .kappa import two_rater_tables
 
-__all__ = ["alpha", "alpha_analytic_applies", "alpha_variance"]
+__all__ = ["alpha", "alpha_analytic_applies", "alpha_variance", "disagreement_components"]
 
 # Above this many categories the (K, K) weight matrix of the analytic variance is not built.
 _MAX_ANALYTIC_ALPHA_CATEGORIES = 2000
@@ -111,7 +111,11 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
 
     Nominal, ordinal and interval alpha take O(E log E) time and O(E) memory for ``E``
     annotations, with no (K, K) matrix: hundreds of thousands of distinct numeric values
-    are fine. Ratio and custom metrics have no closed form; they sum ``delta2`` exactly
+    are fine. On continuous scores (float ratings read as numbers, no ``by=``), interval
+    alpha is computed from per-item and total moment sums of the values, in O(E) time, with
+    no sort of the distinct values: ``D_o = (1 / n) sum_u 2 m_u / (m_u - 1) sum_{i in u}
+    (x_i - xbar_u)^2`` and ``D_e = 2 / (n - 1) sum_i (x_i - xbar)^2`` over the pairable
+    values. Ratio and custom metrics have no closed form; they sum ``delta2`` exactly
     over every pair of distinct values within each item and each group, in bounded
     chunks: memory stays O(E), time grows with the square of the distinct values per
     group. The default level is nominal (the ``krippendorff`` package defaults to
@@ -160,6 +164,12 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
         )
     metric, label = metric_for(level, enc.categories, enc.values, ordered=enc.ordered)
     parts, unit = _components(data, metric)
+    return disagreement_components(parts, unit, label)
+
+
+def disagreement_components(parts: KA.AlphaComponents, unit: float, label: str) -> Components:
+    """Alpha and its members from the kernel's ``D_o`` and ``D_e`` per group, in distances
+    of ``unit`` (what :func:`alpha` returns for metric ``label``)."""
     d_o, d_e = parts.observed_disagreement, parts.expected_disagreement
     # The agreement scale: distances over their largest value among the categories present,
     # so that alpha = (A_o - A_e) / (1 - A_e) with A_o = 1 - D_o / max and A_e = 1 - D_e / max.

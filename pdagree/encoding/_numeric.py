@@ -76,8 +76,8 @@ def _float(series: pd.Series) -> bool:
 def _continuous(x: FloatArray) -> bool:
     """Some rating is not a whole number: the category path's label checks leave such
     ratings alone, so reading them as numbers skips no warning."""
-    finite = x[np.isfinite(x)]
-    return bool((finite != np.round(finite)).any())
+    head = x[:4096]  # ``x`` holds no nan; infinite values round to themselves
+    return bool((head != np.round(head)).any() or (x != np.round(x)).any())
 
 
 def _floats(frame: pd.DataFrame | pd.Series) -> FloatArray:
@@ -115,9 +115,15 @@ def _wide(
     if not all(_float(frame[c]) for c in cols):
         return None
     values = _floats(frame).ravel()  # row-major: item by item, raters in column order
-    flat = np.flatnonzero(~np.isnan(values))
-    x = values[flat]
-    item, rater = np.divmod(flat, len(cols))
+    missing = np.isnan(values)
+    if missing.any():
+        flat = np.flatnonzero(~missing)
+        x = values[flat]
+        item, rater = np.divmod(flat, len(cols))
+    else:  # every cell rated: no gather, no division (a copy: ``values`` may be the frame's)
+        x = values.copy()
+        item = np.repeat(np.arange(len(frame), dtype=np.int64), len(cols))
+        rater = np.tile(np.arange(len(cols), dtype=np.int64), len(frame))
     if (np.bincount(rater, minlength=len(cols)) > 0).sum() < 2 or not _continuous(x):
         return None  # the category path reads (and announces) the rest
     group, groups = _group_codes(df, by, len(df))
@@ -127,8 +133,8 @@ def _wide(
         items=pd.Index(df.index),
         raters=pd.Index(cols),
         x=x,
-        item=item.astype(np.int64),
-        rater=rater.astype(np.int64),
+        item=item.astype(np.int64, copy=False),
+        rater=rater.astype(np.int64, copy=False),
         group=group,
         groups=groups,
         by=tuple(by),

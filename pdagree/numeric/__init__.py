@@ -5,11 +5,14 @@ and ``bland_altman(a, b)`` (:mod:`._bland_altman`) read the ratings as numbers
 (:mod:`pdagree.scores`) and reduce them to moment sums per group, rater and pair of raters
 with ``np.bincount`` (:mod:`._sums`), every ``by=`` group in the same pass; the results are
 immutable floats (:class:`pdagree.Statistic`) or, for the limits of agreement, a frozen
-record that :func:`pdagree.plotting.bland_altman` draws.
+record that :func:`pdagree.plotting.bland_altman` draws. ``alpha(level="interval")`` of
+continuous scores comes from moment sums of the values too (:mod:`._alpha`), without their
+category encoding.
 """
 
 from __future__ import annotations
 
+from ._alpha import interval_alpha
 from ._bland_altman import BlandAltman, bland_altman
 from ._concordance import Concordance, concordance, pairwise_concordance
 from ._consensus_scores import ScoreConsensus, consensus_scores
@@ -24,5 +27,6 @@ __all__ = [
     "concordance",
     "consensus_scores",
     "cronbach_alpha",
+    "interval_alpha",
     "pairwise_concordance",
 ]

@@ -82,8 +82,8 @@ def token_agreement(data: SpanData, unit: str = "char") -> Ratings:
     docs = np.flatnonzero(shared)
     item_first = np.zeros(data.n_docs, dtype=np.int64)
     item_first[docs] = np.cumsum(data.length[docs]) - data.length[docs]
-    position = np.arange(n_cells) - np.repeat(offset, length)
-    item = np.repeat(item_first[row_doc], length) + position
+    item = np.repeat(item_first[row_doc] - offset, length)  # a cell's item: its position
+    item += np.arange(n_cells)  # ... in its row, after the row's document's first item
     rater = np.repeat(row_rater, length)
     doc_of_item = np.repeat(docs, data.length[docs])
     char = np.arange(len(doc_of_item)) - np.repeat(item_first[docs], data.length[docs])
