@@ -363,10 +363,11 @@ class Ratings:
         level: _alpha.Level = "nominal",
         *,
         weights: Weights = None,
+        distance: str | None = None,
         **options: Unpack[InferenceOptions],
     ) -> Result:
-        arguments = {"level": level, "weights": weights}
-        return coefficient(self._data, "alpha", arguments, dict(options))
+        data, level = _alpha.with_distance(self._data, level, distance, weights)
+        return coefficient(data, "alpha", {"level": level, "weights": weights}, dict(options))
 
     @_doc(_spa.spa)
     def spa(

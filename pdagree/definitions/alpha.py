@@ -8,6 +8,7 @@ here too.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -19,12 +20,13 @@ from .._kernels import alpha_sums as KS
 from .._kernels import table as KT
 from .._kernels import variance as V
 from .._typing import FloatArray
+from ..encoding import distance_level, ranked_sets
 from ..encoding.levels import magnitude, metric_for
 from ..tensors.data import RatingData, Weights
 from .base import Components
 from .kappa import two_rater_tables
 
-__all__ = ["alpha", "alpha_analytic_applies", "alpha_variance"]
+__all__ = ["alpha", "alpha_analytic_applies", "alpha_variance", "with_distance"]
 
 # Above this many categories the (K, K) weight matrix of the analytic variance is not built.
 _MAX_ANALYTIC_ALPHA_CATEGORIES = 2000
@@ -181,6 +183,22 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
             "max_delta2": max_delta2,
         },
     )
+
+
+def with_distance(data: Any, level: Any, distance: Any, weights: Any) -> tuple[Any, Any]:
+    """The data and the level that ``alpha(level, distance=..., weights=...)`` computes
+    with: with ``distance``, a :class:`~pdagree.encoding.SetDistance` level, and primary and
+    secondary labels read as one set per annotation; else ``data`` and ``level`` as given."""
+    chosen = distance_level(level, distance, weights)
+    secondary = data.enc.secondary if isinstance(data, RatingData) else None
+    if chosen is level or secondary is None:
+        return data, chosen
+    enc = data.enc
+    code, categories = ranked_sets(enc.code, secondary, enc.categories)
+    sets = replace(
+        enc, code=code, categories=categories, secondary=None, declared=False, ordered=False
+    )
+    return RatingData(sets), chosen
 
 
 def _components(data: RatingData, metric: KA.Metric) -> tuple[KA.AlphaComponents, float]:

@@ -1,0 +1,184 @@
+"""Set-valued labels: a multi-select read as one category per distinct set of labels, and the
+distances between sets that Krippendorff's alpha takes (``alpha(distance="masi")``).
+
+Part of the encoding layer (:mod:`pdagree.encoding`). A cell holding a ``set`` (or, in a long
+frame, a ``list``) cannot be hashed: :func:`frozen_cells` reads it as a ``frozenset``, so each
+distinct set of labels becomes a category of its own and every coefficient reads exact
+agreement on the sets. A ``frozenset`` or ``tuple`` cell is a hashable label already.
+:func:`set_order` sorts such categories (by size, then elements).
+
+:class:`SetDistance` is the metric of ``alpha(distance=...)``: the categories as sets
+(:func:`label_sets`), and the (K, K) distances between them from a set-membership indicator
+``M`` (categories x distinct elements), ``|A & B| = M @ M.T`` (:func:`set_distances`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, cast
+
+import numpy as np
+import pandas as pd
+
+from .._typing import FloatArray, IntArray
+
+__all__ = [
+    "DISTANCES",
+    "SetDistance",
+    "distance_level",
+    "frozen_cells",
+    "label_sets",
+    "ranked_sets",
+    "set_distances",
+    "set_order",
+]
+
+#: The set distances ``alpha(distance=...)`` takes.
+DISTANCES = ("masi", "jaccard")
+
+
+@dataclass(frozen=True)
+class SetDistance:
+    """``alpha(distance=name)``: the distance ``name`` between sets of labels, used as
+    Krippendorff's ``delta2`` over the categories read as sets."""
+
+    name: str
+
+
+def frozen_cells(values: Any, *, lists: bool = False) -> np.ndarray[Any, Any] | None:
+    """``values`` with each ``set`` cell (and ``list`` cell with ``lists``) as a ``frozenset``,
+    other cells as given; ``None`` when there is no such cell.
+
+    >>> cells = np.array([{2, 1}, [1, 1], "c", None], dtype=object)
+    >>> frozen_cells(cells, lists=True).tolist()
+    [frozenset({1, 2}), frozenset({1}), 'c', None]
+    """
+    if not isinstance(values, np.ndarray) or values.dtype != object:
+        return None
+    kinds = (set, list) if lists else set
+    cells = values.tolist()
+    found = [isinstance(v, kinds) for v in cells]
+    if not any(found):
+        return None
+    out = np.empty(len(cells), dtype=object)
+    out[:] = [frozenset(v) if f else v for v, f in zip(cells, found, strict=True)]
+    return out
+
+
+def set_order(labels: pd.Index) -> pd.Index | None:
+    """Labels among which is a frozenset in a deterministic order: by size, then elements as
+    text (a tuple by its elements, another label as the set of itself); ``None`` when no label
+    is a frozenset. Python orders sets by inclusion, which is not a total order.
+
+    >>> set_order(pd.Index([frozenset({1, 2}), "c", ("b",)], dtype=object)).tolist()
+    [('b',), 'c', frozenset({1, 2})]
+    """
+    cells = labels.tolist()
+    if not any(isinstance(v, frozenset) for v in cells):
+        return None
+
+    def key(v: Any) -> tuple[int, list[str], str]:
+        elements = list(v) if isinstance(v, (frozenset, tuple)) else [v]
+        return len(elements), sorted(map(str, elements)), type(v).__name__
+
+    keys = [key(v) for v in cells]
+    order = sorted(range(len(cells)), key=keys.__getitem__)
+    return labels[np.asarray(order, dtype=np.int64)]
+
+
+def _elements(label: Hashable) -> tuple[list[Any], bool]:
+    """The elements of one category and whether it holds a set (a frozenset or tuple);
+    a single label is the set of itself. Missing elements are left out."""
+    if isinstance(label, (frozenset, tuple)):
+        return [e for e in label if not _missing(e)], True
+    return [label], False
+
+
+def _missing(value: Any) -> bool:
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):  # an array-like element is not missing
+        return False
+
+
+def label_sets(categories: pd.Index) -> tuple[list[list[Any]], bool]:
+    """Each category's elements (a frozenset or tuple: its elements, missing ones left out;
+    any other label: itself), and whether any category holds a set."""
+    parts = [_elements(c) for c in categories.tolist()]
+    return [p[0] for p in parts], any(p[1] for p in parts)
+
+
+def set_distances(name: str, element_code: IntArray, sizes: IntArray, k: int) -> FloatArray:
+    """The (K, K) distances ``name`` between ``k`` sets, given as the concatenated codes of
+    their elements (``element_code``, ``sizes[i]`` of them for set ``i``; repeated elements
+    count once).
+
+    With ``I = |A & B|`` and ``U = |A | B|`` (``M @ M.T`` of the 0/1 membership matrix
+    ``M``): Jaccard's ``1 - I / U``; Passonneau's MASI ``1 - (I / U) m``, with the
+    monotonicity ``m`` = 1 for equal sets, 2/3 when one holds the other, 1/3 when they
+    overlap otherwise, 0 when disjoint. Two empty sets are at distance 0 (``U = 0``: equal
+    sets), an empty and a non-empty set at distance 1.
+
+    >>> d = set_distances("masi", np.array([0, 1, 0, 1, 2]), np.array([2, 3]), 2)
+    >>> d.round(4).tolist()  # {a, b} and {a, b, c}: 1 - (2/3)(2/3)
+    [[0.0, 0.5556], [0.5556, 0.0]]
+    """
+    n_elements = int(element_code.max()) + 1 if len(element_code) else 0
+    member = np.zeros((k, n_elements), dtype=np.float64)
+    member[np.repeat(np.arange(k), sizes), element_code] = 1.0  # repeats set 1 twice
+    inter = member @ member.T
+    size = np.diag(inter).copy()
+    union = size[:, None] + size[None, :] - inter
+    ratio = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+    if name == "masi":
+        small = np.minimum(size[:, None], size[None, :])
+        equal = (inter == size[:, None]) & (inter == size[None, :])
+        m = np.where(equal, 1.0, np.where(inter == small, 2 / 3, np.where(inter > 0, 1 / 3, 0.0)))
+        ratio = ratio * m
+    out: FloatArray = 1.0 - ratio
+    out[union == 0] = 0.0
+    return out
+
+
+def distance_level(level: Any, distance: Any, weights: Any) -> Any:
+    """The ``level`` that ``alpha(level, distance=..., weights=...)`` computes with: a
+    :class:`SetDistance` for ``distance``, else ``level`` unchanged."""
+    if distance is None:
+        return level
+    if not isinstance(distance, str) or distance not in DISTANCES:
+        raise ValueError(f"`distance` must be one of 'masi', 'jaccard'; got {distance!r}.")
+    if weights is not None or not (isinstance(level, str) and level == "nominal"):
+        given = f"weights={weights!r}" if weights is not None else f"level={level!r}"
+        raise TypeError(
+            "`alpha()` takes `distance=` (a distance between sets of labels) without `level=` "
+            f"or `weights=`; got distance={distance!r} and {given}. Drop one of them."
+        )
+    return SetDistance(distance)
+
+
+def ranked_sets(
+    code: IntArray, secondary: IntArray, categories: pd.Index
+) -> tuple[IntArray, pd.Index]:
+    """Primary and secondary labels as sets: per annotation the code of the set {primary,
+    secondary} (``{primary}`` without a secondary, ``secondary == -1``), and those sets as
+    frozensets, in :func:`set_order`.
+
+    >>> code, cats = ranked_sets(np.array([0, 1, 1]), np.array([1, 0, -1]), pd.Index(["a", "b"]))
+    >>> code.tolist(), [sorted(c) for c in cats]
+    ([1, 1, 0], [['b'], ['a', 'b']])
+    """
+    other = np.where(secondary < 0, code, secondary)
+    low, high = np.minimum(code, other), np.maximum(code, other)
+    unique, inverse = np.unique(low * len(categories) + high, return_inverse=True)
+    labels = categories.tolist()
+    sets = pd.Index(
+        [
+            frozenset({labels[a], labels[b]})
+            for a, b in zip(*divmod(unique, len(labels)), strict=True)
+        ],
+        dtype=object,
+    )
+    ordered = cast(pd.Index, set_order(sets))  # every entry is a frozenset
+    position = ordered.get_indexer(sets)
+    return position[inverse.ravel()].astype(np.int64), ordered
