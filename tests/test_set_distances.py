@@ -142,6 +142,8 @@ def test_lists_sets_tuples_order_and_repeats_are_the_same_sets() -> None:
             result = alpha_of(other, name)
             assert float(result) == pytest.approx(float(expected[name]), **CLOSE)
             assert result.observed == pytest.approx(expected[name].observed, **CLOSE)
+            # equal sets written differently are one category
+            assert result.n_categories == expected[name].n_categories
 
 
 def test_numbers_read_as_text_are_numbers() -> None:
@@ -219,6 +221,20 @@ def test_primary_and_secondary_labels_are_sets_of_two() -> None:
         assert float(
             sets.agree(item="doc", rater="coder", label="tags").alpha(distance=name)
         ) == pytest.approx(expected, **CLOSE)
+
+
+def test_equal_sets_in_different_forms_are_one_category() -> None:
+    frame = pd.DataFrame(
+        {
+            "doc": [1, 1, 2, 2],
+            "coder": ["x", "y"] * 2,
+            "tags": [("b", "a"), ["a", "b"], "a", {"a"}],
+        }
+    )
+    result = alpha_of(frame, "masi")
+    assert result.n_categories == 2
+    assert list(result.categories) == [frozenset({"a"}), frozenset({"a", "b"})]
+    assert float(result) == 1.0
 
 
 def test_single_labels_among_sets_are_sets_of_one() -> None:

@@ -20,7 +20,7 @@ from .._kernels import alpha_sums as KS
 from .._kernels import table as KT
 from .._kernels import variance as V
 from .._typing import FloatArray
-from ..encoding import distance_level, ranked_sets
+from ..encoding import annotation_sets, distance_level
 from ..encoding.levels import magnitude, metric_for
 from ..tensors.data import RatingData, Weights
 from .base import Components
@@ -223,18 +223,21 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
 
 def with_distance(data: Any, level: Any, distance: Any, weights: Any) -> tuple[Any, Any]:
     """The data and the level that ``alpha(level, distance=..., weights=...)`` computes
-    with: with ``distance``, a :class:`~pdagree.encoding.SetDistance` level, and primary and
-    secondary labels read as one set per annotation; else ``data`` and ``level`` as given."""
+    with: with ``distance``, a :class:`~pdagree.encoding.SetDistance` level, and each
+    annotation's labels as one set (equal sets one category; a primary and a secondary label
+    a set of two); else ``data`` and ``level`` as given."""
     chosen = distance_level(level, distance, weights)
-    secondary = data.enc.secondary if isinstance(data, RatingData) else None
-    if chosen is level or secondary is None:
+    if chosen is level or not isinstance(data, RatingData):
         return data, chosen
     enc = data.enc
-    code, categories = ranked_sets(enc.code, secondary, enc.categories)
-    sets = replace(
+    sets = annotation_sets(enc.code, enc.secondary, enc.categories)
+    if sets is None:  # single labels: the level refuses them, naming a few
+        return data, chosen
+    code, categories = sets
+    read = replace(
         enc, code=code, categories=categories, secondary=None, declared=False, ordered=False
     )
-    return RatingData(sets), chosen
+    return RatingData(read), chosen
 
 
 def _components(data: RatingData, metric: KA.Metric) -> tuple[KA.AlphaComponents, float]:

@@ -29,7 +29,7 @@ from ._labels import DtypeCategories, categories_of, dtype_categories, encode_la
 from ._layout_checks import mixed_kinds_hint
 from ._numeric import NumericEncoded, numeric_encode
 from ._ranks import check_unique_items, repeated_items, repeated_pairs, split_cells
-from ._sets import DISTANCES, SetDistance, distance_level, ranked_sets
+from ._sets import DISTANCES, SetDistance, annotation_sets, distance_level
 from ._spec import (
     Layout,
     LayoutSpec,
@@ -49,6 +49,7 @@ __all__ = [
     "LayoutSpec",
     "NumericEncoded",
     "SetDistance",
+    "annotation_sets",
     "as_list",
     "categories_of",
     "check_by_overlap",
@@ -77,7 +78,6 @@ __all__ = [
     "pair_confusions",
     "pair_margins",
     "plain",
-    "ranked_sets",
     "rater_columns",
     "rater_counts",
     "repeated_items",

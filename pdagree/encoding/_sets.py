@@ -26,10 +26,10 @@ from .._typing import FloatArray, IntArray
 __all__ = [
     "DISTANCES",
     "SetDistance",
+    "annotation_sets",
     "distance_level",
     "frozen_cells",
     "label_sets",
-    "ranked_sets",
     "set_distances",
     "set_order",
 ]
@@ -157,28 +157,34 @@ def distance_level(level: Any, distance: Any, weights: Any) -> Any:
     return SetDistance(distance)
 
 
-def ranked_sets(
-    code: IntArray, secondary: IntArray, categories: pd.Index
-) -> tuple[IntArray, pd.Index]:
-    """Primary and secondary labels as sets: per annotation the code of the set {primary,
-    secondary} (``{primary}`` without a secondary, ``secondary == -1``), and those sets as
-    frozensets, in :func:`set_order`.
+def annotation_sets(
+    code: IntArray, secondary: IntArray | None, categories: pd.Index
+) -> tuple[IntArray, pd.Index] | None:
+    """Each annotation's labels as one set: per annotation the code of its set, and the
+    distinct sets as frozensets in :func:`set_order`, so that equal sets written differently
+    (a tuple and a set, another order) are one category. A category that is a frozenset or
+    a tuple gives its elements (missing ones left out), another label the set of itself; a
+    secondary label (``secondary >= 0``) joins the primary's set. ``None`` when there is no
+    set at all (every category a single label, no secondary label).
 
-    >>> code, cats = ranked_sets(np.array([0, 1, 1]), np.array([1, 0, -1]), pd.Index(["a", "b"]))
-    >>> code.tolist(), [sorted(c) for c in cats]
-    ([1, 1, 0], [['b'], ['a', 'b']])
+    >>> cats = pd.Index([("b", "a"), "a", frozenset({"a", "b"})], dtype=object)
+    >>> code, sets = annotation_sets(np.array([0, 1, 2, 1]), np.array([-1, 2, -1, -1]), cats)
+    >>> code.tolist(), [sorted(s) for s in sets]
+    ([1, 1, 1, 0], [['a'], ['a', 'b']])
     """
-    other = np.where(secondary < 0, code, secondary)
-    low, high = np.minimum(code, other), np.maximum(code, other)
-    unique, inverse = np.unique(low * len(categories) + high, return_inverse=True)
-    labels = categories.tolist()
-    sets = pd.Index(
-        [
-            frozenset({labels[a], labels[b]})
-            for a, b in zip(*divmod(unique, len(labels)), strict=True)
-        ],
-        dtype=object,
-    )
-    ordered = cast(pd.Index, set_order(sets))  # every entry is a frozenset
-    position = ordered.get_indexer(sets)
-    return position[inverse.ravel()].astype(np.int64), ordered
+    elements, any_set = label_sets(categories)
+    if not any_set and (secondary is None or not bool((secondary >= 0).any())):
+        return None
+    own = [frozenset(e) for e in elements]
+    if secondary is None:
+        key, pairs = code, [(c, c) for c in range(len(own))]
+    else:
+        other = np.where(secondary < 0, code, secondary)
+        low, high = np.minimum(code, other), np.maximum(code, other)
+        unique, key = np.unique(low * len(own) + high, return_inverse=True)
+        pairs = list(zip(*(v.tolist() for v in divmod(unique, len(own))), strict=True))
+    sets = pd.Index([own[a] | own[b] for a, b in pairs], dtype=object)
+    local, distinct = pd.factorize(sets)
+    ordered = cast(pd.Index, set_order(pd.Index(distinct, dtype=object)))  # all frozensets
+    position = ordered.get_indexer(distinct)[local]
+    return position[np.asarray(key).ravel()].astype(np.int64), ordered
