@@ -341,3 +341,14 @@ def test_tally_gives_the_same_value() -> None:
         assert float(tally.alpha(distance=name)) == pytest.approx(
             float(alpha_of(frame, name)), **CLOSE
         )
+
+
+def test_per_rater_leaves_each_annotator_out() -> None:
+    frame = long_frame(simulated(8, n_items=12, n_raters=3))
+    ratings = frame.agree(item="doc", rater="coder", label="tags")
+    for name in DISTANCES:
+        table = ratings.per_rater("alpha", distance=name)
+        assert table.attrs["full"] == pytest.approx(float(alpha_of(frame, name)), **CLOSE)
+        for coder in table.index:
+            without = alpha_of(frame[frame["coder"] != coder], name)
+            assert table.loc[coder, "without"] == pytest.approx(float(without), **CLOSE)
