@@ -20,6 +20,7 @@ from peers import peer
 
 import pdagree
 from pdagree.encoding import SetDistance
+from pdagree.encoding import _sets as sets_module
 from pdagree.encoding._sets import set_distances
 from pdagree.encoding.levels import metric_for
 
@@ -352,3 +353,38 @@ def test_per_rater_leaves_each_annotator_out() -> None:
         for coder in table.index:
             without = alpha_of(frame[frame["coder"] != coder], name)
             assert table.loc[coder, "without"] == pytest.approx(float(without), **CLOSE)
+
+
+def test_many_distinct_sets_pair_by_pair_equal_the_matrix(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Beyond MATRIX_SETS distinct sets the distances come from bit-packed rows, pair by pair.
+    rng = np.random.default_rng(0)
+    labels = np.array([f"t{i}" for i in range(13)])  # 13 labels: bytes of two packed words
+    member = rng.random((1500 * 2, len(labels))) < 0.5
+    frame = pd.DataFrame(
+        {
+            "doc": np.repeat(np.arange(1500), 2),
+            "coder": np.tile(["x", "y"], 1500),
+            "tags": pd.Series([frozenset(labels[m].tolist()) for m in member], dtype=object),
+        }
+    )
+    frame.loc[1::2, "tags"] = frame["tags"].to_numpy()[0::2]  # y copies x, except on
+    frame.loc[range(1, 3000, 6), "tags"] = pd.Series(  # every third item, where y says t0
+        [frozenset({"t0"})] * len(range(1, 3000, 6)), index=range(1, 3000, 6), dtype=object
+    )
+    ratings = frame.agree(item="doc", rater="coder", label="tags")
+    assert len(ratings.categories) > sets_module.MATRIX_SETS
+    pair_by_pair = {name: ratings.alpha(distance=name) for name in DISTANCES}
+    monkeypatch.setattr(sets_module, "MATRIX_SETS", 10**6)
+    for name in DISTANCES:
+        matrix = ratings.alpha(distance=name)
+        assert float(pair_by_pair[name]) == pytest.approx(float(matrix), rel=1e-12)
+        assert 0.5 < float(matrix) < 1.0
+
+
+def test_popcount_without_numpy_bitwise_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(1)
+    words = sets_module._packed_words(rng.random((40, 70)) < 0.5)  # two words a row
+    expected = np.array([[bin(int(w)).count("1") for w in row] for row in words])
+    np.testing.assert_array_equal(sets_module._popcount(words), expected)
+    monkeypatch.delattr(np, "bitwise_count", raising=False)  # NumPy < 2.0
+    np.testing.assert_array_equal(sets_module._popcount(words), expected)

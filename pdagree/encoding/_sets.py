@@ -14,14 +14,14 @@ agreement on the sets. A ``frozenset`` or ``tuple`` cell is a hashable label alr
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
-from .._typing import FloatArray, IntArray
+from .._typing import BoolArray, FloatArray, IntArray
 
 __all__ = [
     "DISTANCES",
@@ -30,6 +30,7 @@ __all__ = [
     "distance_level",
     "frozen_cells",
     "label_sets",
+    "set_delta2",
     "set_distances",
     "set_order",
 ]
@@ -109,6 +110,54 @@ def label_sets(categories: pd.Index) -> tuple[list[list[Any]], bool]:
     return [p[0] for p in parts], any(p[1] for p in parts)
 
 
+#: Up to this many distinct sets the distances are one (K, K) matrix (8 MiB per array);
+#: beyond, they are computed pair by pair from bit-packed membership rows.
+MATRIX_SETS = 1024
+
+#: The number of set bits of each byte.
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+
+
+def _membership(element_code: IntArray, sizes: IntArray, k: int) -> BoolArray:
+    """The 0/1 membership matrix ``M`` (sets x distinct elements); repeats count once."""
+    n_elements = int(element_code.max()) + 1 if len(element_code) else 0
+    member = np.zeros((k, n_elements), dtype=bool)
+    member[np.repeat(np.arange(k), sizes), element_code] = True
+    return member
+
+
+def _packed_words(member: BoolArray) -> np.ndarray[Any, np.dtype[np.uint64]]:
+    """The rows of ``member`` as bits in 64-bit words, shape (K, ceil(n_elements / 64))."""
+    packed = np.packbits(member, axis=1)
+    width = -(-max(packed.shape[1], 1) // 8) * 8
+    padded = np.zeros((len(member), width), dtype=np.uint8)
+    padded[:, : packed.shape[1]] = packed
+    return padded.view(np.uint64)
+
+
+def _popcount(words: np.ndarray[Any, np.dtype[np.uint64]]) -> IntArray:
+    """The set bits of each 64-bit word."""
+    if hasattr(np, "bitwise_count"):  # NumPy >= 2.0
+        return np.bitwise_count(words).astype(np.int64)
+    octets = words.view(np.uint8).reshape(*words.shape, 8)
+    return _POPCOUNT[octets].sum(axis=-1)
+
+
+def _distance(name: str, inter: Any, size_a: Any, size_b: Any) -> FloatArray:
+    """The distance ``name`` from ``I = |A & B|`` and the sizes ``|A|``, ``|B|`` (arrays that
+    broadcast), elementwise."""
+    union = size_a + size_b - inter
+    ratio = np.divide(inter, union, out=np.zeros(np.shape(union)), where=union > 0)
+    if name == "masi":
+        small = np.minimum(size_a, size_b)
+        equal = (inter == size_a) & (inter == size_b)
+        m = np.where(equal, 1.0, np.where(inter == small, 2 / 3, np.where(inter > 0, 1 / 3, 0.0)))
+        ratio = ratio * m
+    out: FloatArray = 1.0 - ratio
+    out[union == 0] = 0.0  # two empty sets are equal
+    return out
+
+
 def set_distances(name: str, element_code: IntArray, sizes: IntArray, k: int) -> FloatArray:
     """The (K, K) distances ``name`` between ``k`` sets, given as the concatenated codes of
     their elements (``element_code``, ``sizes[i]`` of them for set ``i``; repeated elements
@@ -124,21 +173,41 @@ def set_distances(name: str, element_code: IntArray, sizes: IntArray, k: int) ->
     >>> d.round(4).tolist()  # {a, b} and {a, b, c}: 1 - (2/3)(2/3)
     [[0.0, 0.5556], [0.5556, 0.0]]
     """
-    n_elements = int(element_code.max()) + 1 if len(element_code) else 0
-    member = np.zeros((k, n_elements), dtype=np.float64)
-    member[np.repeat(np.arange(k), sizes), element_code] = 1.0  # repeats set 1 twice
+    member = _membership(element_code, sizes, k).astype(np.float64)
     inter = member @ member.T
     size = np.diag(inter).copy()
-    union = size[:, None] + size[None, :] - inter
-    ratio = np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
-    if name == "masi":
-        small = np.minimum(size[:, None], size[None, :])
-        equal = (inter == size[:, None]) & (inter == size[None, :])
-        m = np.where(equal, 1.0, np.where(inter == small, 2 / 3, np.where(inter > 0, 1 / 3, 0.0)))
-        ratio = ratio * m
-    out: FloatArray = 1.0 - ratio
-    out[union == 0] = 0.0
-    return out
+    return _distance(name, inter, size[:, None], size[None, :])
+
+
+def set_delta2(
+    name: str, element_code: IntArray, sizes: IntArray, k: int
+) -> Callable[[IntArray, IntArray], FloatArray]:
+    """``delta2(a, b)``: the distance ``name`` between the sets of codes ``a`` and ``b``
+    (arrays that broadcast), as :func:`set_distances` gives it: a look-up in that (K, K)
+    matrix up to :data:`MATRIX_SETS` sets; beyond, ``I`` from bit-packed membership rows
+    (``popcount(A & B)``), so that memory stays linear in the sets.
+
+    >>> d = set_delta2("jaccard", np.array([0, 1, 0, 1, 2]), np.array([2, 3]), 2)
+    >>> d(np.array([0, 1]), np.array([1, 1])).round(4).tolist()
+    [0.3333, 0.0]
+    """
+    if k <= MATRIX_SETS:
+        matrix = set_distances(name, element_code, sizes, k)
+        return lambda a, b: np.asarray(matrix[a, b], dtype=np.float64)
+    member = _membership(element_code, sizes, k)
+    packed = _packed_words(member)
+    span = member.shape[1] + 1  # sizes and intersections run 0..n_elements
+    size = member.sum(axis=1, dtype=np.int64)
+    # the distance of every (|A|, |B|, |A & B|), looked up by one flat key per pair
+    grid = np.indices((span, span, span)).reshape(3, -1)
+    table = _distance(name, grid[2], grid[0], grid[1])
+    base = size * span * span
+
+    def delta2(a: IntArray, b: IntArray) -> FloatArray:
+        inter = _popcount(packed[a] & packed[b]).sum(axis=-1)
+        return table[base[a] + size[b] * span + inter]
+
+    return delta2
 
 
 def distance_level(level: Any, distance: Any, weights: Any) -> Any:

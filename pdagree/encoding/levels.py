@@ -20,7 +20,7 @@ import pandas as pd
 from .._kernels import alpha as KA
 from .._typing import FloatArray, IntArray
 from ._labels import _plain, fmt, label_numbers
-from ._sets import SetDistance, label_sets, set_distances
+from ._sets import SetDistance, label_sets, set_delta2
 from .weights import category_matrix, check_numeric_order, undeclared_order_message
 
 __all__ = ["LEVELS", "Level", "magnitude", "metric_for"]
@@ -74,7 +74,7 @@ def metric_for(
     ('interval', [0.125, 0.25, 0.625])
     """
     if isinstance(level, SetDistance):
-        return KA.Pairwise(KA.matrix_delta2(_set_matrix(level.name, categories))), level.name
+        return KA.Pairwise(_set_delta2(level.name, categories)), level.name
     if isinstance(level, str):
         if level == "nominal":
             return KA.Nominal(), level
@@ -104,8 +104,8 @@ def metric_for(
     raise TypeError(f"{_LEVEL_RULE}; got {type(level).__name__} {level!r}.")
 
 
-def _set_matrix(name: str, categories: pd.Index) -> FloatArray:
-    """The (K, K) set distances ``name`` between the categories read as sets (a frozenset or
+def _set_delta2(name: str, categories: pd.Index) -> KA.Delta2:
+    """The set distances ``name`` between the categories read as sets (a frozenset or
     tuple: its elements; another label: the set of itself). Elements that are all numbers,
     or text that reads as numbers, are compared as numbers (``'1'`` is ``1``)."""
     elements, any_set = label_sets(categories)
@@ -122,7 +122,7 @@ def _set_matrix(name: str, categories: pd.Index) -> FloatArray:
     numbers = label_numbers(pooled) if len(pooled) else None
     keys = pooled if numbers is None else pd.Index(numbers)
     codes = np.asarray(pd.factorize(keys)[0], dtype=np.int64)
-    return set_distances(name, codes, sizes, len(categories))
+    return set_delta2(name, codes, sizes, len(categories))
 
 
 def magnitude(values: FloatArray) -> float:
