@@ -335,13 +335,20 @@ def test_nominal_alpha_on_sets_is_exact_agreement() -> None:
 
 
 def test_tally_gives_the_same_value() -> None:
+    # set and list cells (a long frame), and sets in a wide one, counted in two batches
     frame = long_frame(simulated(6, n_items=12, n_raters=3))
+    frame["tags"] = pd.Series(
+        [sorted(s) if i % 2 else set(s) for i, s in enumerate(frame["tags"])]
+    )
     tally = pdagree.Tally(item="doc", rater="coder", label="tags")
-    tally.add(frame)
+    tally.add(frame.iloc[:20]).add(frame.iloc[20:])
+    wide = frame.pivot(index="doc", columns="coder", values="tags").map(set)
+    wide_tally = pdagree.Tally()
+    wide_tally.add(wide)
     for name in DISTANCES:
-        assert float(tally.alpha(distance=name)) == pytest.approx(
-            float(alpha_of(frame, name)), **CLOSE
-        )
+        expected = float(alpha_of(frame, name))
+        assert float(tally.alpha(distance=name)) == pytest.approx(expected, **CLOSE)
+        assert float(wide_tally.alpha(distance=name)) == pytest.approx(expected, **CLOSE)
 
 
 def test_per_rater_leaves_each_annotator_out() -> None:
