@@ -395,3 +395,21 @@ def test_popcount_without_numpy_bitwise_count(monkeypatch: pytest.MonkeyPatch) -
     np.testing.assert_array_equal(sets_module._popcount(words), expected)
     monkeypatch.delattr(np, "bitwise_count", raising=False)  # NumPy < 2.0
     np.testing.assert_array_equal(sets_module._popcount(words), expected)
+
+
+def test_dask_with_the_items_gives_the_same_value() -> None:
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    import pdagree.dask  # registers the Dask accessor
+
+    frame = long_frame(simulated(9, n_items=10, n_raters=3))
+    frame["tags"] = pd.Series([sorted(s) for s in frame["tags"]])  # list cells
+    with dask.config.set({"dataframe.convert-string": False}):  # keep the cells as lists
+        ddf = dd.from_pandas(frame, npartitions=3)
+        ratings = ddf.agree(item="doc", rater="coder", label="tags", keep_items=True)
+        for name in DISTANCES:
+            assert float(ratings.alpha(distance=name)) == pytest.approx(
+                float(alpha_of(frame, name)), **CLOSE
+            )
+        with pytest.raises(pdagree.AnnotationsNeeded, match=r"`alpha\(\)` reads the items"):
+            ddf.agree(item="doc", rater="coder", label="tags").alpha(distance="masi")
