@@ -413,3 +413,12 @@ def test_dask_with_the_items_gives_the_same_value() -> None:
             )
         with pytest.raises(pdagree.AnnotationsNeeded, match=r"`alpha\(\)` reads the items"):
             ddf.agree(item="doc", rater="coder", label="tags").alpha(distance="masi")
+
+
+def test_a_categorical_of_sets_equals_the_object_column() -> None:
+    frame = long_frame(simulated(12, n_items=10, n_raters=3))
+    categorical = frame.assign(tags=pd.Categorical(frame["tags"]))
+    for name in DISTANCES:
+        assert float(alpha_of(categorical, name)) == pytest.approx(
+            float(alpha_of(frame, name)), **CLOSE
+        )
