@@ -422,3 +422,35 @@ def test_a_categorical_of_sets_equals_the_object_column() -> None:
         assert float(alpha_of(categorical, name)) == pytest.approx(
             float(alpha_of(frame, name)), **CLOSE
         )
+
+
+def _masi(a: frozenset[Any], b: frozenset[Any]) -> float:
+    """Passonneau's MASI, written out for the check below (0 for two empty sets)."""
+    union = len(a | b)
+    if union == 0:
+        return 0.0
+    inter = len(a & b)
+    m = 1.0 if a == b else 2 / 3 if inter == min(len(a), len(b)) else 1 / 3 if inter else 0.0
+    return 1.0 - inter / union * m
+
+
+def test_the_largest_distance_per_group() -> None:
+    # Group 0 holds two disjoint sets (distance 1, where the search may stop); in group 1
+    # every set holds "a" (the largest distance is below 1 and every pair is searched).
+    rng = np.random.default_rng(3)
+    rows = []
+    for group in (0, 1):
+        for item in range(30):
+            for coder in ("x", "y"):
+                extra = frozenset(rng.choice(list("bcdefg"), rng.integers(0, 4), replace=False))
+                cell = extra | {"a"} if group or item else extra - {"a"} or frozenset({"b"})
+                rows.append((coder, f"{group}-{item}", cell, group))
+    rows[0] = ("x", "0-0", frozenset({"c"}), 0)
+    rows[1] = ("y", "0-0", frozenset({"d"}), 0)
+    frame = pd.DataFrame(rows, columns=["coder", "doc", "tags", "g"])
+    table = alpha_of(frame, "masi", by="g")
+    for group, part in frame.groupby("g"):
+        sets = list(part["tags"].unique())
+        largest = max(_masi(a, b) for a in sets for b in sets)
+        assert table.loc[group, "max_delta2"] == pytest.approx(largest, rel=1e-12)
+    assert table.loc[0, "max_delta2"] == 1.0 and table.loc[1, "max_delta2"] < 1.0

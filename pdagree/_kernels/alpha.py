@@ -96,10 +96,14 @@ class Pairwise:
     ``extremes``: the category values, when ``delta2`` is largest between the lowest and the
     highest value present (Krippendorff's ratio metric on non-negative values), so its
     maximum needs one pair per group; ``None`` to search every pair.
+
+    ``ceiling``: a value ``delta2`` never exceeds (1 for distances between sets), so that the
+    search for the largest distance stops once every group has a pair at it; ``None``: none.
     """
 
     delta2: Delta2
     extremes: FloatArray | None = None
+    ceiling: float | None = None
 
 
 Metric = Nominal | Ordinal | Interval | Pairwise
@@ -516,8 +520,11 @@ def _pair_max(pv: PairableValues, metric: Pairwise, n_groups: int, budget: int) 
     starts = _segment_starts(segment)
     stops = np.r_[starts[1:], len(segment)].astype(np.int64)
     stop_of_entry = np.repeat(stops, stops - starts)
+    paired = np.bincount(segment, minlength=n_groups) >= 2  # groups with a pair to search
     for a, b in _pair_rows(0, stop_of_entry, budget):
         np.maximum.at(out, segment[a], np.asarray(metric.delta2(code[a], code[b])))
+        if metric.ceiling is not None and bool((out[paired] >= metric.ceiling).all()):
+            break  # every group has a pair at the largest value there is
     return out
 
 

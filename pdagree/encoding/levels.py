@@ -74,7 +74,7 @@ def metric_for(
     ('interval', [0.125, 0.25, 0.625])
     """
     if isinstance(level, SetDistance):
-        return KA.Pairwise(_set_delta2(level.name, categories)), level.name
+        return KA.Pairwise(_set_delta2(level.name, categories), ceiling=1.0), level.name
     if isinstance(level, str):
         if level == "nominal":
             return KA.Nominal(), level
