@@ -58,7 +58,7 @@ def main() -> None:
     print("| " + " | ".join((*columns, "nltk masi", "ratio", "diff")) + " |")
     print("|---|---|---|---|---|---|---|---|---|")
     sizes = [(1_000, 8, True), (10_000, 8, True), (100_000, 8, False)]
-    sizes += [(1_000, 16, True), (6_000, 16, False)]
+    sizes += [(1_000, 16, True), (6_000, 16, False), (30_000, 16, False)]
     for n_items, n_labels, with_nltk in sizes:
         df = frame(n_items, 3, n_labels)
 
