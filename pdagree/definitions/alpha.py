@@ -116,9 +116,10 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
     Set distances (Passonneau 2006), with ``I = |A & B|`` and ``U = |A | B|``: Jaccard's
     ``delta2 = 1 - I / U`` and MASI's ``1 - (I / U) M``, where the monotonicity ``M`` is 1
     for equal sets, 2/3 when one set holds the other, 1/3 when they overlap otherwise and 0
-    when they are disjoint. Each distinct set is a category, and the (K, K) distances
-    between them come from the 0/1 membership matrix ``X`` (sets x labels) as ``I = X X'``:
-    memory grows with the square of the distinct sets, not with the annotations. An empty
+    when they are disjoint. Each distinct set is a category, and the distances between them
+    come from the 0/1 membership matrix ``X`` (sets x labels) as ``I = X X'`` (beyond 1,024
+    distinct sets, pair by pair from bit-packed rows): time grows with the square of the
+    distinct sets per group, memory with the sets, hardly with the annotations. An empty
     set is an annotation ("none of the labels"): two empty sets are at distance 0 (they are
     equal; nltk's ``masi_distance`` and ``jaccard_distance`` divide 0 by 0 there), an empty
     and a non-empty set at 1. Elements that read as numbers are compared as numbers
