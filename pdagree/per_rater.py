@@ -23,6 +23,7 @@ from ._typing import FloatArray
 from ._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
 from .category_sets import compute
 from .definitions import get
+from .definitions.alpha import with_distance
 from .encoding import fmt
 from .tensors import RatingData
 from .tensors.data import encoded_subset
@@ -44,8 +45,8 @@ def per_rater(data: RatingData, coefficient: str = "alpha", **arguments: Any) ->
         The registry coefficient recomputed without each annotator (``"alpha"``,
         ``"fleiss"``, ``"gwet"``, ``"conger"``, ...).
     **arguments
-        The coefficient's own arguments (``level="ordinal"`` for alpha, ``weights=`` for
-        the kappas); no inference options.
+        The coefficient's own arguments (``level="ordinal"`` or ``distance="masi"`` for
+        alpha, ``weights=`` for the kappas); no inference options.
 
     Returns
     -------
@@ -83,6 +84,12 @@ def per_rater(data: RatingData, coefficient: str = "alpha", **arguments: Any) ->
     -0.39
     """
     data = data.rows
+    if coefficient == "alpha" and "distance" in arguments:  # sets of labels: their level
+        options = dict(arguments)
+        data, options["level"] = with_distance(
+            data, options.get("level", "nominal"), options.pop("distance"), options.get("weights")
+        )
+        return per_rater(data, coefficient, **options)
     key, key_group = keys_of(data, "per_rater")
     enc = data.enc
     definition = get(coefficient)

@@ -318,13 +318,19 @@ class Ratings:
         level: _alpha.Level = "nominal",
         *,
         weights: Weights = None,
+        distance: str | None = None,
         **options: Unpack[InferenceOptions],
     ) -> Result:
-        arguments = {"level": level, "weights": weights}
-        fast = _numeric.interval_alpha(self._state.numeric, arguments, options, lambda: self._data)
-        if fast is not None:  # continuous scores read as numbers: from moment sums
-            return fast
-        return coefficient(self._data, "alpha", arguments, dict(options))
+        if distance is None:
+            arguments = {"level": level, "weights": weights}
+            fast = _numeric.interval_alpha(
+                self._state.numeric, arguments, options, lambda: self._data
+            )
+            if fast is not None:  # continuous scores read as numbers: from moment sums
+                return fast
+            return coefficient(self._data, "alpha", arguments, dict(options))
+        data, chosen = _alpha.with_distance(self._data, level, distance, weights)
+        return coefficient(data, "alpha", {"level": chosen, "weights": weights}, dict(options))
 
     @_doc(_spa.spa)
     def spa(

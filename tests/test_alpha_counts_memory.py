@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import pdagree
 from pdagree._kernels import alpha as KA
+from pdagree._kernels import key_counts as KC
 
 
 def _unique_counts(key: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -35,13 +36,13 @@ def test_entry_counts_equal_unique_in_every_range(
     weight = rng.random(n) * rng.integers(0, 2, size=n)  # zero weights count as present
     want = _unique_counts(key, weight)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(KA, "_DENSE_CHUNK", 1 + int(rng.integers(0, 50)))
-        patch.setattr(KA, "_DENSE_CHUNKS", chunks)
-        patch.setattr(KA, "_DENSE_KEYS_PER_ANNOTATION", int(rng.integers(0, 6)))
-        got = KA._entry_counts(key, weight, n_keys)
+        patch.setattr(KC, "DENSE_CHUNK", 1 + int(rng.integers(0, 50)))
+        patch.setattr(KC, "DENSE_CHUNKS", chunks)
+        patch.setattr(KC, "DENSE_KEYS_PER_ANNOTATION", int(rng.integers(0, 6)))
+        got = KC.entry_counts(key, weight, n_keys)
     np.testing.assert_array_equal(got[0], want[0])
     np.testing.assert_array_equal(got[1], want[1])  # the same sums in the same order
-    entries, rows = KA._distinct(key, n_keys)
+    entries, rows = KC.distinct_keys(key, n_keys)
     unique, inverse = np.unique(key, return_inverse=True)
     np.testing.assert_array_equal(entries, unique)
     np.testing.assert_array_equal(rows, inverse.ravel())

@@ -552,9 +552,13 @@ def test_unhashable_labels_wide(cell: object, shown: str) -> None:
 
 
 def test_unhashable_labels_long(long: pd.DataFrame) -> None:
-    bad = long.assign(tag=[["x"], "y", "x", "x", "y", "y"])
-    with pytest.raises(TypeError, match=r"`label` column 'tag' holds \['x'\] of type list"):
+    bad = long.assign(tag=[{"x": 1}, "y", "x", "x", "y", "y"])
+    with pytest.raises(TypeError, match=r"`label` column 'tag' holds \{'x': 1\} of type dict"):
         bad.agree(item="doc", rater="coder", label="tag")
+    # #30: a list (or set) in a long frame's cell is a set of labels, one category per set.
+    sets = long.assign(tag=[["x", "y"], "y", "x", {"y", "x"}, "y", "y"])
+    categories = sets.agree(item="doc", rater="coder", label="tag").categories
+    assert categories.tolist() == ["x", "y", frozenset({"x", "y"})]
 
 
 @pytest.mark.parametrize("param", ["item", "rater"])

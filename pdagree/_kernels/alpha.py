@@ -39,7 +39,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._typing import BoolArray, FloatArray, IntArray, as_float
+from ._typing import BoolArray, FloatArray, IntArray
+from .key_counts import distinct_keys, entry_counts
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -96,10 +97,14 @@ class Pairwise:
     ``extremes``: the category values, when ``delta2`` is largest between the lowest and the
     highest value present (Krippendorff's ratio metric on non-negative values), so its
     maximum needs one pair per group; ``None`` to search every pair.
+
+    ``ceiling``: a value ``delta2`` never exceeds (1 for distances between sets), so that the
+    search for the largest distance stops once every group has a pair at it; ``None``: none.
     """
 
     delta2: Delta2
     extremes: FloatArray | None = None
+    ceiling: float | None = None
 
 
 Metric = Nominal | Ordinal | Interval | Pairwise
@@ -174,13 +179,13 @@ def pairable_values(
     del keep
     key = item * width
     key += code
-    entries, count = _entry_counts(key, weight, n_items * width)
+    entries, count = entry_counts(key, weight, n_items * width)
     del key
     e_item, e_code = np.divmod(entries, width)
     del entries
     value_key = group[e_item] * width
     value_key += e_code
-    values, value_index = _distinct(value_key, n_groups * width)
+    values, value_index = distinct_keys(value_key, n_groups * width)
     del value_key
     value_frequency = np.bincount(value_index, weights=count, minlength=len(values))
     value_group = values // width
@@ -200,66 +205,6 @@ def pairable_values(
         n_items=n_pairable.astype(np.float64),
         n_values=n_values.astype(np.float64),
     )
-
-
-#: The dense count of :func:`_entry_counts` is used up to this many keys per annotation,
-#: in at most ``_DENSE_CHUNKS`` ranges of keys of at least ``_DENSE_CHUNK`` keys each.
-_DENSE_KEYS_PER_ANNOTATION = 4
-_DENSE_CHUNKS = 8
-_DENSE_CHUNK = 1 << 22
-
-
-def _entry_counts(key: IntArray, weight: FloatArray, n_keys: int) -> tuple[IntArray, FloatArray]:
-    """The distinct ``key``s (in ``range(n_keys)``), sorted, and the summed ``weight`` of
-    each: counted over the whole key range where it is at most a few times the annotations
-    (no sort, and less memory than a sort's permutations), else through ``np.unique``. The
-    same sums in the same order either way.
-
-    >>> import numpy as np
-    >>> keys, counts = _entry_counts(np.array([5, 1, 5]), np.array([1.0, 2.0, 3.0]), 6)
-    >>> keys.tolist(), counts.tolist()
-    ([1, 5], [2.0, 4.0])
-    """
-    if n_keys <= _DENSE_KEYS_PER_ANNOTATION * len(key):
-        present = np.zeros(n_keys, dtype=bool)
-        present[key] = True
-        entries = np.flatnonzero(present).astype(np.int64, copy=False)
-        del present
-        # in ranges of keys: a count the size of the key range would outweigh the keys
-        step = max(_DENSE_CHUNK, -(-n_keys // _DENSE_CHUNKS))
-        if step >= n_keys:
-            return entries, as_float(np.bincount(key, weights=weight, minlength=n_keys)[entries])
-        counts = []
-        for low in range(0, n_keys, step):  # a few ranges, not a loop over rows
-            high = min(low + step, n_keys)
-            inside = (key >= low) & (key < high)
-            dense = np.bincount(key[inside] - low, weights=weight[inside], minlength=high - low)
-            del inside
-            lo, hi = np.searchsorted(entries, [low, high])
-            counts.append(dense[entries[lo:hi] - low])
-        return entries, as_float(np.concatenate(counts))
-    distinct, inverse = np.unique(key, return_inverse=True)
-    count = np.bincount(inverse.ravel(), weights=weight, minlength=len(distinct))
-    return distinct.astype(np.int64, copy=False), as_float(count)
-
-
-def _distinct(key: IntArray, n_keys: int) -> tuple[IntArray, IntArray]:
-    """The distinct ``key``s (in ``range(n_keys)``), sorted, and each key's row among them,
-    as ``np.unique(key, return_inverse=True)``: by a rank over the key range where it is no
-    larger than the keys (no sort).
-
-    >>> import numpy as np
-    >>> keys, rows = _distinct(np.array([5, 1, 5]), 6)
-    >>> keys.tolist(), rows.tolist()
-    ([1, 5], [1, 0, 1])
-    """
-    if n_keys <= len(key):
-        present = np.zeros(n_keys, dtype=bool)
-        present[key] = True
-        rank = np.cumsum(present, dtype=np.int64) - 1
-        return np.flatnonzero(present), rank[key]
-    distinct, inverse = np.unique(key, return_inverse=True)
-    return distinct, inverse.ravel().astype(np.int64, copy=False)
 
 
 def midranks(pv: PairableValues) -> FloatArray:
@@ -581,8 +526,11 @@ def _pair_max(pv: PairableValues, metric: Pairwise, n_groups: int, budget: int) 
     starts = _segment_starts(segment)
     stops = np.r_[starts[1:], len(segment)].astype(np.int64)
     stop_of_entry = np.repeat(stops, stops - starts)
+    paired = np.bincount(segment, minlength=n_groups) >= 2  # groups with a pair to search
     for a, b in _pair_rows(0, stop_of_entry, budget):
         np.maximum.at(out, segment[a], np.asarray(metric.delta2(code[a], code[b])))
+        if metric.ceiling is not None and bool((out[paired] >= metric.ceiling).all()):
+            break  # every group has a pair at the largest value there is
     return out
 
 

@@ -27,6 +27,7 @@ from ..encoding import (
     dtype_categories,
     duplicated_keys,
     factorize_columns,
+    frozen_cells,
     missing_key_error,
     rater_columns,
     repeated_pairs,
@@ -69,8 +70,16 @@ def _groups(items: pd.Index, by: list[Hashable]) -> tuple[pd.Index | None, IntAr
     return groups, codes
 
 
-def _labels(values: Any) -> tuple[IntArray, pd.Index]:
-    codes, uniques = pd.factorize(values)
+def _labels(values: Any, *, lists: bool = False) -> tuple[IntArray, pd.Index]:
+    """Codes and distinct labels; a ``set`` cell (a ``list`` too with ``lists``, in a long
+    frame) is a set of labels, read as a ``frozenset`` as the pandas path reads it."""
+    try:
+        codes, uniques = pd.factorize(values)
+    except TypeError:
+        frozen = frozen_cells(np.asarray(values, dtype=object), lists=lists)
+        if frozen is None:
+            raise
+        codes, uniques = pd.factorize(frozen)
     if isinstance(uniques, pd.Categorical):
         uniques = np.asarray(uniques, dtype=object)
     return np.asarray(codes, dtype=np.int64), pd.Index(uniques)
@@ -111,7 +120,7 @@ def _long(
     kept = df if keep.all() else df[keep]
     item, items = factorize_columns(kept, [*by, spec.item])
     rater, raters = factorize_columns(kept, [spec.rater])
-    code, uniques = _labels(kept[spec.label])
+    code, uniques = _labels(kept[spec.label], lists=True)
     repeated = None
     if len(raters):
         pair = item * len(raters) + rater

@@ -8,6 +8,7 @@ here too.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -19,12 +20,16 @@ from .._kernels import alpha_sums as KS
 from .._kernels import table as KT
 from .._kernels import variance as V
 from .._typing import FloatArray
+from ..encoding import annotation_sets, distance_level
 from ..encoding.levels import magnitude, metric_for
 from ..tensors.data import RatingData, Weights
 from .base import Components
 from .kappa import two_rater_tables
 
-__all__ = ["alpha", "alpha_analytic_applies", "alpha_variance", "disagreement_components"]
+__all__ = [
+    "alpha", "alpha_analytic_applies", "alpha_variance", "disagreement_components",
+    "with_distance",
+]  # fmt: skip
 
 # Above this many categories the (K, K) weight matrix of the analytic variance is not built.
 _MAX_ANALYTIC_ALPHA_CATEGORIES = 2000
@@ -58,6 +63,14 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
         ``delta2 = 1 - w``. Not together with a ``level`` other than ``"nominal"``. The
         result is named ``"alpha[weights=<scheme>]"`` and its ``observed`` and
         ``expected`` are Gwet's ``A_o`` and ``A_e``.
+    distance : {"masi", "jaccard"}, optional
+        Set-valued labels (a multi-select): ``delta2`` is a distance between the sets of
+        labels two annotations hold, Passonneau's MASI or Jaccard's, and the result is named
+        ``"alpha[masi]"`` or ``"alpha[jaccard]"``. A cell holds a set or frozenset (a list or
+        tuple too in a long frame; in a wide frame a tuple or list is a primary and a
+        secondary label, which count as a set of two); the order within a cell and repeated
+        labels do not matter, and a missing cell is no annotation. Not together with
+        ``level`` or ``weights``.
 
     Returns
     -------
@@ -78,9 +91,10 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
         An unknown level name; ``"interval"`` or ``"ratio"`` on labels that are not
         numbers, or ``"ratio"`` on negative values; a matrix of the wrong shape, not
         symmetric, with a non-zero diagonal, negative or non-finite entries; a callable
-        that is not 0 on equal values or not symmetric.
+        that is not 0 on equal values or not symmetric. An unknown ``distance``, or
+        ``distance`` on labels none of which is a set.
     TypeError
-        ``level`` of another type.
+        ``level`` of another type; ``distance`` with ``level`` or ``weights``.
 
     Warns
     -----
@@ -101,6 +115,20 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
     - ordinal: ``delta2_ck = (sum_{g=c..k} n_g - (n_c + n_k) / 2)^2``, rank sums over the
       pooled frequencies ``n_g`` of the pairable values in category order;
     - interval: ``(c - k)^2``; ratio: ``((c - k) / (c + k))^2``.
+
+    Set distances (Passonneau 2006), with ``I = |A & B|`` and ``U = |A | B|``: Jaccard's
+    ``delta2 = 1 - I / U`` and MASI's ``1 - (I / U) M``, where the monotonicity ``M`` is 1
+    for equal sets, 2/3 when one set holds the other, 1/3 when they overlap otherwise and 0
+    when they are disjoint. Each distinct set is a category, and the distances between them
+    come from the 0/1 membership matrix ``X`` (sets x labels) as ``I = X X'`` (beyond 1,024
+    distinct sets, pair by pair from bit-packed rows): time grows with the square of the
+    distinct sets per group, memory with the sets, hardly with the annotations. An empty
+    set is an annotation ("none of the labels"): two empty sets are at distance 0 (they are
+    equal; nltk's ``masi_distance`` and ``jaccard_distance`` divide 0 by 0 there), an empty
+    and a non-empty set at 1. Elements that read as numbers are compared as numbers
+    (``'1'`` is ``1``). :meth:`multilabel` (Rosenberg & Binkowski) is the other reading of
+    several labels: a primary and a secondary label, weighted ``p`` and ``1 - p``, rather
+    than an unordered set.
 
     Krippendorff's ordinal metric is not Gwet's ``weights="ordinal"``: Gwet's weights
     depend only on how many categories lie between ``c`` and ``k``, while Krippendorff's
@@ -126,6 +154,9 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
     Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Departmental
     Papers (ASC) 43, University of Pennsylvania.
 
+    Passonneau, R. (2006). Measuring agreement on set-valued items (MASI) for semantic and
+    pragmatic annotation. Proceedings of LREC 2006, Genoa.
+
     Examples
     --------
     >>> import numpy as np
@@ -143,6 +174,17 @@ def alpha(data: RatingData, level: Level = "nominal", *, weights: Weights = None
     ('alpha[nominal]', 0.743, 11, 40.0)
     >>> [round(float(df.agree.alpha(level)), 3) for level in ("ordinal", "interval", "ratio")]
     [0.815, 0.849, 0.797]
+
+    Sets of labels, one row per annotation (MASI: {a} against {a, b} is 1 - (1/2)(2/3)):
+
+    >>> tags = pd.DataFrame({
+    ...     "doc": [1, 1, 2, 2, 3, 3],
+    ...     "coder": ["x", "y"] * 3,
+    ...     "tags": [{"a"}, {"a", "b"}, {"b"}, {"b"}, {"c"}, ["c", "a"]],
+    ... })
+    >>> masi = tags.agree(item="doc", rater="coder", label="tags").alpha(distance="masi")
+    >>> masi.name, round(float(masi), 4)
+    ('alpha[masi]', 0.4545)
     """
 
     enc = data.enc
@@ -191,6 +233,25 @@ def disagreement_components(parts: KA.AlphaComponents, unit: float, label: str) 
             "max_delta2": max_delta2,
         },
     )
+
+
+def with_distance(data: Any, level: Any, distance: Any, weights: Any) -> tuple[Any, Any]:
+    """The data and the level that ``alpha(level, distance=..., weights=...)`` computes
+    with: with ``distance``, a :class:`~pdagree.encoding.SetDistance` level, and each
+    annotation's labels as one set (equal sets one category; a primary and a secondary label
+    a set of two); else ``data`` and ``level`` as given."""
+    chosen = distance_level(level, distance, weights)
+    if chosen is level or not isinstance(data, RatingData):
+        return data, chosen
+    enc = data.enc
+    sets = annotation_sets(enc.code, enc.secondary, enc.categories)
+    if sets is None:  # single labels: the level refuses them, naming a few
+        return data, chosen
+    code, categories = sets
+    read = replace(
+        enc, code=code, categories=categories, secondary=None, declared=False, ordered=False
+    )
+    return RatingData(read), chosen
 
 
 def _components(data: RatingData, metric: KA.Metric) -> tuple[KA.AlphaComponents, float]:

@@ -37,10 +37,12 @@ _ANNOTATIONS: Reads = frozenset({ANNOTATIONS})
 
 
 def _alpha_levels(options: dict[str, Any]) -> Reads:
-    """Alpha at a level other than nominal (ordinal, interval, ratio, a matrix) reads the
-    items: its distances are not those of rows of counts summed with multiplicities."""
+    """Alpha at a level other than nominal (ordinal, interval, ratio, a matrix) or with a
+    set ``distance`` reads the items: its distances are not those of rows of counts summed
+    with multiplicities."""
     level = options.get("level", "nominal")
-    return frozenset() if isinstance(level, str) and level == "nominal" else _ITEMS
+    nominal = isinstance(level, str) and level == "nominal" and options.get("distance") is None
+    return frozenset() if nominal else _ITEMS
 
 
 REGISTRY: dict[str, Definition] = {

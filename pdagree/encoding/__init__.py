@@ -29,6 +29,7 @@ from ._labels import DtypeCategories, categories_of, dtype_categories, encode_la
 from ._layout_checks import mixed_kinds_hint
 from ._numeric import NumericEncoded, numeric_encode
 from ._ranks import check_unique_items, repeated_items, repeated_pairs, split_cells
+from ._sets import DISTANCES, SetDistance, annotation_sets, distance_level, frozen_cells
 from ._spec import (
     Layout,
     LayoutSpec,
@@ -41,17 +42,21 @@ from ._spec import (
 )
 
 __all__ = [
+    "DISTANCES",
     "DtypeCategories",
     "Encoded",
     "Layout",
     "LayoutSpec",
     "NumericEncoded",
+    "SetDistance",
+    "annotation_sets",
     "as_list",
     "categories_of",
     "check_by_overlap",
     "check_label_markers",
     "check_long_columns",
     "check_unique_items",
+    "distance_level",
     "distinct_keys",
     "drop_missing_keys",
     "dtype_categories",
@@ -62,6 +67,7 @@ __all__ = [
     "factorize_columns",
     "factorize_sorted",
     "fmt",
+    "frozen_cells",
     "group_codes",
     "item_counts",
     "layout_of",

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .._typing import BoolArray, FloatArray, IntArray
+from ._sets import frozen_cells, set_order
 
 __all__ = [
     "DtypeCategories",
@@ -282,6 +283,9 @@ def categories_of(
 
 
 def _sorted(labels: pd.Index) -> pd.Index:
+    sets = set_order(labels)
+    if sets is not None:  # Python orders sets by inclusion, which is not a total order
+        return sets
     try:
         return labels.sort_values()
     except TypeError:
@@ -307,12 +311,20 @@ def _check_hashable(values: np.ndarray[Any, Any], where: str) -> None:
             ) from None
 
 
-def _factorize_labels(values: Any, where: str) -> tuple[IntArray, pd.Index]:
+def _factorize_labels(
+    values: Any, where: str, *, lists: bool = False
+) -> tuple[IntArray, pd.Index]:
+    """Codes and uniques of ``values``; a ``set`` cell (and a ``list`` cell with ``lists``,
+    in a long frame: in a wide one it holds a primary and a secondary label) is read as a
+    ``frozenset``, one category per distinct set of labels."""
     try:
         codes, uniques = pd.factorize(values)
     except TypeError:
-        _check_hashable(values, where)
-        raise
+        frozen = frozen_cells(values, lists=lists)
+        if frozen is None:
+            _check_hashable(values, where)
+            raise
+        return _factorize_labels(frozen, where)
     return codes.astype(np.int64), pd.Index(uniques)
 
 
@@ -367,7 +379,7 @@ def encode_label_column(
         # Python objects are hashed from the array itself (a view); PyArrow-backed text and
         # Categoricals through their own factorize (dictionary encoding, the codes).
         codes, uniques = _factorize_labels(
-            labels.to_numpy(dtype=object) if python_objects else labels, where
+            labels.to_numpy(dtype=object) if python_objects else labels, where, lists=True
         )
         keep = codes >= 0
         if not keep.any():

@@ -19,7 +19,8 @@ import pandas as pd
 
 from .._kernels import alpha as KA
 from .._typing import FloatArray, IntArray
-from ._labels import _plain
+from ._labels import _plain, fmt, label_numbers
+from ._sets import SetDistance, label_sets, set_delta2
 from .weights import category_matrix, check_numeric_order, undeclared_order_message
 
 __all__ = ["LEVELS", "Level", "magnitude", "metric_for"]
@@ -72,6 +73,8 @@ def metric_for(
     >>> name, metric.values.tolist()  # in units of magnitude(values) = 8
     ('interval', [0.125, 0.25, 0.625])
     """
+    if isinstance(level, SetDistance):
+        return KA.Pairwise(_set_delta2(level.name, categories), ceiling=1.0), level.name
     if isinstance(level, str):
         if level == "nominal":
             return KA.Nominal(), level
@@ -99,6 +102,27 @@ def metric_for(
         _check_callable(level, x, categories)
         return KA.Pairwise(_call_on_codes(level, x)), "custom"
     raise TypeError(f"{_LEVEL_RULE}; got {type(level).__name__} {level!r}.")
+
+
+def _set_delta2(name: str, categories: pd.Index) -> KA.Delta2:
+    """The set distances ``name`` between the categories read as sets (a frozenset or
+    tuple: its elements; another label: the set of itself). Elements that are all numbers,
+    or text that reads as numbers, are compared as numbers (``'1'`` is ``1``)."""
+    elements, any_set = label_sets(categories)
+    if not any_set:
+        raise ValueError(
+            f"`distance={name!r}` compares sets of labels; these labels are single values, "
+            f"e.g. {fmt(categories[:4].tolist())}, on which it equals level='nominal'. Give "
+            "each annotation its labels in one cell (a set or frozenset; a list or tuple in a "
+            "long frame), or a primary and a secondary label; for one row per selected label, "
+            "first df.groupby([item, rater])[label].agg(frozenset).reset_index()."
+        )
+    sizes = np.fromiter((len(e) for e in elements), dtype=np.int64, count=len(elements))
+    pooled = pd.Index([x for e in elements for x in e], dtype=object)
+    numbers = label_numbers(pooled) if len(pooled) else None
+    keys = pooled if numbers is None else pd.Index(numbers)
+    codes = np.asarray(pd.factorize(keys)[0], dtype=np.int64)
+    return set_delta2(name, codes, sizes, len(categories))
 
 
 def magnitude(values: FloatArray) -> float:
