@@ -15,6 +15,7 @@ from . import icc as _icc
 from ._validation import check_option, check_seed
 from ._warnings import warn
 from .definitions import REGISTRY, Definition
+from .encoding import DISTANCES
 from .encoding.levels import LEVELS
 from .evaluate import coefficient, nominal_on_continuous, warn_nominal_on_continuous
 from .inference import check_confidence_level, check_resamples
@@ -206,6 +207,12 @@ def _arguments(
     if option is not None:
         if definition.levels and option in LEVELS:
             return {"level": option}
+        if definition.levels and option in DISTANCES:
+            raise ValueError(
+                f"`coefficients` names {definition.name}:{option}, a distance between sets of "
+                "labels, which the report does not compute; call "
+                f"`ratings.{definition.name}(distance={option!r})` for it."
+            )
         if definition.weights:
             return {"weights": option}
         raise ValueError(

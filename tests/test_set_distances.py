@@ -454,3 +454,12 @@ def test_the_largest_distance_per_group() -> None:
         largest = max(_masi(a, b) for a in sets for b in sets)
         assert table.loc[group, "max_delta2"] == pytest.approx(largest, rel=1e-12)
     assert table.loc[0, "max_delta2"] == 1.0 and table.loc[1, "max_delta2"] < 1.0
+
+
+def test_the_report_names_the_method_for_a_set_distance() -> None:
+    # "alpha:masi" used to be read as a weights name ("`weights` must be one of ...").
+    frame = pd.DataFrame({"item": [1, 1, 2, 2], "rater": list("abab"),
+                          "label": [{"x"}, {"x", "y"}, {"y"}, {"y"}]})  # fmt: skip
+    ratings = frame.agree(item="item", rater="rater", label="label")
+    with pytest.raises(ValueError, match=r"alpha:masi.*ratings\.alpha\(distance='masi'\)"):
+        ratings.report(coefficients=["alpha:masi"])
