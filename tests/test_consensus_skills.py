@@ -13,6 +13,8 @@ import pytest
 from peers import peer
 from test_consensus import duck, long, simulate
 
+from pdagree import UndefinedStatisticWarning
+
 
 def _crowd_kit(aggregation: Any, method: str, df: pd.DataFrame) -> tuple[pd.Series, pd.DataFrame]:
     model = {"wawa": aggregation.Wawa, "zero_based_skill": aggregation.ZeroBasedSkill}[method]()
@@ -88,3 +90,15 @@ def test_by_equals_a_loop(method: str) -> None:
         np.testing.assert_allclose(
             grouped.quality.loc[g, "skill"].to_numpy(), alone.quality["skill"].to_numpy()
         )
+
+
+@pytest.mark.parametrize("method", ["wawa", "zero_based_skill", "kos"])
+def test_nan_accuracy_under_ties_nan_warns(method: str) -> None:
+    # Every item an exact tie: with ties="nan" no item has a label, so each annotator's
+    # accuracy against the labels is nan; majority vote warned, these methods did not
+    # (found by the consensus fault suite).
+    frame = pd.DataFrame({"r0": [1.0, 2.0], "r1": [2.0, 1.0]}, index=["i1", "i2"])
+    with pytest.warns(UndefinedStatisticWarning, match=rf"method='{method}', ties='nan'"):
+        fit = frame.agree.consensus(method, ties="nan", rng=0)
+    assert fit.labels.isna().all()
+    assert fit.quality["accuracy"].isna().all()

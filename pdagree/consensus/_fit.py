@@ -175,16 +175,19 @@ def fit(
         probabilities = shares(v)
         chosen = choose(probabilities, ties, gen)
         summary = majority(v, chosen)
-        _warn_undefined(data, v, summary)
+        _warn_undefined(data, v, summary, "majority")
         return _label(data, v, "majority", probabilities, chosen, summary, None)
     if method in SKILL_METHODS:
         probabilities, chosen, skill = skill_vote(v, str(method), ties, gen)
         summary = replace(majority(v, chosen), columns={"skill": skill})
+        _warn_undefined(data, v, summary, str(method))
         return _label(data, v, str(method), probabilities, chosen, summary, None)
     if method in GRAPH_METHODS:
         probabilities, chosen, summary, fitted = graph_fit(
             data, v, str(method), ties, gen, max_iterations=int(max_iterations), tol=float(tol)
         )
+        if method == "kos":  # its accuracy is against the labels, as majority vote's
+            _warn_undefined(data, v, summary, "kos")
         return _label(data, v, str(method), probabilities, chosen, summary, fitted)
     result = run(v, MODELS[method], max_iterations=int(max_iterations), tol=tol)
     rated = (np.bincount(v.item, minlength=v.n_items) > 0) | (v.gold >= 0)
@@ -195,15 +198,16 @@ def fit(
     )
 
 
-def _warn_undefined(data: RatingData, v: Votes, summary: Summary) -> None:
-    """Majority vote: the nan it cannot avoid, each said with a warning naming the first
-    few: the priors of a ``by=`` group whose items have known labels and no votes, the
-    accuracy of an annotator whose items all lack a label (``ties="nan"``)."""
+def _warn_undefined(data: RatingData, v: Votes, summary: Summary, method: str) -> None:
+    """Majority vote, Wawa, zero-based skill and KOS: the nan they cannot avoid, each said
+    with a warning naming the first few: the priors of a ``by=`` group whose items have known
+    labels and no votes, the accuracy of an annotator whose items all lack a label
+    (``ties="nan"``)."""
     empty = np.flatnonzero(np.isnan(summary.priors).all(axis=1))
     if len(empty) and data.enc.groups is not None:
         names = [str(name) for name in data.enc.groups[empty[:3]]]
         warn(
-            f"consensus(method='majority'): {len(empty)} `by` group(s) have known labels "
+            f"consensus(method={method!r}): {len(empty)} `by` group(s) have known labels "
             f"and no votes, e.g. {', '.join(names)}; their `priors` are nan.",
             UndefinedStatisticWarning,
         )
@@ -213,7 +217,7 @@ def _warn_undefined(data: RatingData, v: Votes, summary: Summary) -> None:
         return
     names = [str(name) for name in key_index(data, undefined[:3])]
     warn(
-        f"consensus(method='majority', ties='nan'): {len(undefined)} annotator(s) rated only "
+        f"consensus(method={method!r}, ties='nan'): {len(undefined)} annotator(s) rated only "
         f"items without a consensus label (exact ties), e.g. {', '.join(names)}; their "
         "`accuracy` is nan. Use ties='first' or ties='random' to label every tied item.",
         UndefinedStatisticWarning,
