@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._labels import label_of, shared_start
+
 __all__ = ["CSS", "document", "esc", "label_of", "number", "shortened", "table"]
 
 #: Longest label shown whole; longer ones are cut (the whole label stays in a tooltip).
@@ -65,21 +67,6 @@ def esc(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def label_of(key: Hashable) -> str:
-    """A row label: tuples (several ``by=`` keys) joined with " / "."""
-    if isinstance(key, tuple):
-        return " / ".join(str(part) for part in key)
-    return str(key)
-
-
-def _shared_start(strings: list[str]) -> str:
-    first, last = min(strings), max(strings)
-    n = 0
-    while n < min(len(first), len(last)) and first[n] == last[n]:  # over characters
-        n += 1
-    return first[:n]
-
-
 def shortened(labels: Sequence[Hashable], limit: int = SHORT) -> list[str]:
     """Labels cut to ``limit`` characters so that they still tell apart: a prefix and a
     suffix they all share are shortened first (``annota…07…`` for
@@ -87,8 +74,8 @@ def shortened(labels: Sequence[Hashable], limit: int = SHORT) -> list[str]:
     texts = [" ".join(label_of(k).split()) for k in labels]
     if not texts or all(len(s) <= limit for s in texts):
         return texts
-    prefix = _shared_start(texts) if len(texts) > 1 else ""
-    suffix = _shared_start([s[::-1] for s in texts])[::-1] if len(texts) > 1 else ""
+    prefix = shared_start(texts) if len(texts) > 1 else ""
+    suffix = shared_start([s[::-1] for s in texts])[::-1] if len(texts) > 1 else ""
     half = (limit - 1) // 2
     out = []
     for s in texts:

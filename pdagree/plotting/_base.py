@@ -8,11 +8,12 @@ touch ``rcParams``.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from .._labels import label_of, shared_start
 
 __all__ = [
     "MANY",
@@ -97,22 +98,6 @@ def table_of(data: Any, method: str, *args: Any) -> pd.DataFrame:
     return table
 
 
-def label_of(key: Hashable) -> str:
-    """A row label for an axis: tuples (MultiIndex rows) joined with " / "."""
-    if isinstance(key, tuple):
-        return " / ".join(str(part) for part in key)
-    return str(key)
-
-
-def _shared_start(strings: list[str]) -> str:
-    """The longest start every string shares (the first and last in sorted order bound it)."""
-    first, last = min(strings), max(strings)
-    n = 0
-    while n < min(len(first), len(last)) and first[n] == last[n]:  # over characters
-        n += 1
-    return first[:n]
-
-
 def labels_of(index: pd.Index) -> list[str]:
     """Axis labels for ``index``: whole up to :data:`MANY` of them; beyond, long labels are
     shortened to what tells them apart (the part after a prefix they all share and before a
@@ -121,8 +106,8 @@ def labels_of(index: pd.Index) -> list[str]:
     labels = [label_of(key) for key in index]
     if len(labels) <= MANY or all(len(s) <= SHORT for s in labels):
         return labels
-    prefix = _shared_start(labels)
-    suffix = _shared_start([s[::-1] for s in labels])[::-1]
+    prefix = shared_start(labels)
+    suffix = shared_start([s[::-1] for s in labels])[::-1]
     half = (SHORT - 1) // 2
     out = []
     for s in labels:
