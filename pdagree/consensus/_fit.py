@@ -16,7 +16,7 @@ from ..tensors.keys import key_index
 from ._dawid_skene import DawidSkene
 from ._em import Fit, Model, run
 from ._glad import Glad
-from ._graph import GRAPH_METHODS, graph_fit
+from ._graph import GRAPH_METHODS, graph_fit, nan_annotators
 from ._mace import Mace
 from ._majority import TIES, Ties, choose, shares
 from ._result import Consensus
@@ -205,23 +205,20 @@ def _warn_undefined(data: RatingData, v: Votes, summary: Summary, method: str) -
     (``ties="nan"``)."""
     empty = np.flatnonzero(np.isnan(summary.priors).all(axis=1))
     if len(empty) and data.enc.groups is not None:
-        names = [str(name) for name in data.enc.groups[empty[:3]]]
+        groups = ", ".join(str(name) for name in data.enc.groups[empty[:3]])
         warn(
             f"consensus(method={method!r}): {len(empty)} `by` group(s) have known labels "
-            f"and no votes, e.g. {', '.join(names)}; their `priors` are nan.",
+            f"and no votes, e.g. {groups}; their `priors` are nan.",
             UndefinedStatisticWarning,
         )
-    rated = np.flatnonzero(np.bincount(v.key, minlength=v.n_keys) > 0)
-    undefined = rated[np.isnan(summary.accuracy[rated])]
-    if not len(undefined):
-        return
-    names = [str(name) for name in key_index(data, undefined[:3])]
-    warn(
-        f"consensus(method={method!r}, ties='nan'): {len(undefined)} annotator(s) rated only "
-        f"items without a consensus label (exact ties), e.g. {', '.join(names)}; their "
-        "`accuracy` is nan. Use ties='first' or ties='random' to label every tied item.",
-        UndefinedStatisticWarning,
-    )
+    n, names = nan_annotators(data, v, summary.accuracy)
+    if n:
+        warn(
+            f"consensus(method={method!r}, ties='nan'): {n} annotator(s) rated only items "
+            f"without a consensus label (exact ties), e.g. {names}; their `accuracy` is nan. "
+            "Use ties='first' or ties='random' to label every tied item.",
+            UndefinedStatisticWarning,
+        )
 
 
 def _per_group(data: RatingData, values: Any, name: str) -> Any:

@@ -19,7 +19,7 @@ from ._mmsr import mmsr
 from ._summary import Summary, majority
 from ._votes import Votes
 
-__all__ = ["GRAPH_METHODS", "graph_fit"]
+__all__ = ["GRAPH_METHODS", "graph_fit", "nan_annotators"]
 
 GRAPH_METHODS = ("kos", "mmsr")
 
@@ -74,35 +74,37 @@ def graph_fit(
     return probabilities, chosen, summary, result
 
 
+def nan_annotators(data: RatingData, v: Votes, values: FloatArray) -> tuple[int, str]:
+    """How many annotators who rated something have a nan in ``values`` (per key), and
+    the first few of their names, joined."""
+    rated = np.bincount(v.key, minlength=v.n_keys) > 0
+    lost = np.flatnonzero(rated & np.isnan(values))
+    return len(lost), ", ".join(str(n) for n in key_index(data, lost[:3])) if len(lost) else ""
+
+
 def _warn_undefined(
     data: RatingData, v: Votes, values: FloatArray, method: str, name: str
 ) -> None:
     """KOS: the annotators whose reliability is nan (their group's messages vanish or cancel,
     e.g. no item rated by two annotators who rated other items too)."""
-    rated = np.bincount(v.key, minlength=v.n_keys) > 0
-    lost = np.flatnonzero(rated & np.isnan(values))
-    if not len(lost):
-        return
-    names = [str(n) for n in key_index(data, lost[:3])]
-    warn(
-        f"consensus(method={method!r}): the `{name}` of {len(lost)} annotator(s) is nan, "
-        f"e.g. {', '.join(names)}: the messages of their group vanish or cancel (too few "
-        "items shared between its annotators for KOS to weigh them), so its labels are "
-        "little better than ties; majority vote or more shared items tell more.",
-        UndefinedStatisticWarning,
-    )
+    n, names = nan_annotators(data, v, values)
+    if n:
+        warn(
+            f"consensus(method={method!r}): the `{name}` of {n} annotator(s) is nan, e.g. "
+            f"{names}: the messages of their group vanish or cancel (too few items shared "
+            "between its annotators for KOS to weigh them), so its labels are little better "
+            "than ties; majority vote or more shared items tell more.",
+            UndefinedStatisticWarning,
+        )
 
 
 def _warn_unskilled(data: RatingData, v: Votes, skill: FloatArray) -> None:
     """M-MSR: the annotators it cannot place (no item shared, or one category)."""
-    rated = np.bincount(v.key, minlength=v.n_keys) > 0
-    lost = np.flatnonzero(rated & np.isnan(skill))
-    if not len(lost):
-        return
-    names = [str(name) for name in key_index(data, lost[:3])]
-    warn(
-        f"consensus(method='mmsr'): {len(lost)} annotator(s) share no item with another "
-        f"annotator (or their group has one category), e.g. {', '.join(names)}; their "
-        "`skill` and `accuracy` are nan and their labels carry no weight.",
-        UndefinedStatisticWarning,
-    )
+    n, names = nan_annotators(data, v, skill)
+    if n:
+        warn(
+            f"consensus(method='mmsr'): {n} annotator(s) share no item with another "
+            f"annotator (or their group has one category), e.g. {names}; their "
+            "`skill` and `accuracy` are nan and their labels carry no weight.",
+            UndefinedStatisticWarning,
+        )
