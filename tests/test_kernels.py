@@ -25,7 +25,17 @@ from test_jackknife import test_jackknife_by_groups_equals_a_loop
 __all__ = ["test_jackknife_by_groups_equals_a_loop"]
 
 import pdagree._kernels
-from pdagree._kernels import _segment, agreement, alpha, alpha_sums, spa, sparse, table, variance
+from pdagree._kernels import (
+    _segment,
+    agreement,
+    alpha,
+    alpha_sums,
+    key_counts,
+    spa,
+    sparse,
+    table,
+    variance,
+)  # fmt: skip
 from pdagree.encoding import _counts
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
@@ -798,6 +808,8 @@ COVERED: dict[str, str] = {
     "spa.scheme_weights": "test_scheme_weights_elementwise",
     "spa.spa_components": "test_spa_components",
     "alpha.alpha_components": "test_alpha_components",
+    "key_counts.entry_counts": "test_key_counts_of_groups_equal_a_loop_of_unique",
+    "key_counts.distinct_keys": "test_key_counts_of_groups_equal_a_loop_of_unique",
     "alpha.item_disagreement": "test_item_disagreement",
     "alpha.pairable_values": "test_pairable_values_and_midranks",
     "alpha.midranks": "test_pairable_values_and_midranks",
@@ -1083,6 +1095,32 @@ def test_as_float_keeps_shape() -> None:
     assert out.dtype == np.float64 and out.shape == batch.shape
     for g in range(2):
         np.testing.assert_array_equal(out[g], as_float(batch[g]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_key_counts_of_groups_equal_a_loop_of_unique(seed: int) -> None:
+    # Keys of several groups laid end to end (group * width + key), dense and sparse ranges:
+    # the distinct keys, their summed weights and each key's row equal np.unique group by
+    # group.
+    rng = np.random.default_rng(seed)
+    n_groups, width = int(rng.integers(1, 6)), int(rng.choice([3, 40, 5000]))
+    sizes = rng.integers(0, 60, n_groups)
+    group = np.repeat(np.arange(n_groups), sizes)
+    key = group * width + rng.integers(0, width, len(group))
+    weight = rng.random(len(key))
+    entries, counts = key_counts.entry_counts(key, weight, n_groups * width)
+    distinct, rows = key_counts.distinct_keys(key, n_groups * width)
+    want_entries, want_counts, want_rows = [], [], np.empty(len(key), dtype=np.int64)
+    for g in range(n_groups):
+        mine = np.flatnonzero(group == g)
+        keys, inverse = np.unique(key[mine], return_inverse=True)
+        want_rows[mine] = inverse.ravel() + sum(len(e) for e in want_entries)
+        want_entries.append(keys)
+        want_counts.append(np.bincount(inverse.ravel(), weights=weight[mine]))
+    assert entries.tolist() == np.concatenate([[], *want_entries]).astype(int).tolist()
+    np.testing.assert_allclose(counts, np.concatenate([[], *want_counts]), rtol=1e-12)
+    assert distinct.tolist() == entries.tolist()
+    assert rows.tolist() == want_rows.tolist()
 
 
 def public_kernels() -> list[str]:
