@@ -85,7 +85,11 @@ class Tally(_Forwarded):
     A batch (or a tally added) that would break the label rules of the pandas path (an int
     label after text labels, ``1`` after ``'1'``, a label outside an ordered Categorical of
     earlier batches, a long frame added to a wide tally) is refused, and the tally is left
-    exactly as it was.
+    exactly as it was. An unordered Categorical's categories order the labels counted with
+    them, as in one frame: after a batch whose labels are ``Categorical(["a"])``, a later
+    batch's ``1`` is counted (after ``"a"``), while a tally of that later batch alone refuses
+    it (text and numbers cannot be put in order); declare ``categories=`` to make every
+    split of the batches count the same.
 
     :meth:`save` replaces the file in one step (a temporary file in the same folder, flushed
     to the disk, then ``os.replace``): a failed save leaves the previous file. The file is

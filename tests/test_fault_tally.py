@@ -187,8 +187,14 @@ def test_tallies_of_a_split_add_up(
     arguments, batches = case
     tally, kept = added(arguments, batches)
     chosen = [batches[j] for j in kept]
-    first, _ = added(arguments, chosen[:cut])
-    second, _ = added(arguments, chosen[cut:])
+    first, kept_first = added(arguments, chosen[:cut])
+    second, kept_second = added(arguments, chosen[cut:])
+    if len(kept_first) + len(kept_second) < len(chosen):
+        # an unordered Categorical's categories order the labels counted after it, as in a
+        # wide frame with a Categorical column ('a' then 1): without it, in the other part,
+        # labels of two kinds cannot be ordered and that part refuses the batch
+        assert categorical(chosen)
+        return
     try:
         merged = first + second
     except (ValueError, TypeError):
