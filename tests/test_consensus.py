@@ -487,3 +487,43 @@ def test_a_group_with_known_labels_and_no_votes_has_nan_priors_with_a_warning() 
         warnings.simplefilter("error")
         ds = ratings.consensus(gold="expert")
     assert ds.priors.loc["b"].tolist() == [0.0, 1.0]
+
+
+def test_mmsr_refuses_more_annotator_pairs_than_it_can_hold_before_building_them() -> None:
+    # 9,000 annotators who all rate one item: 80,991,000 ordered pairs, several arrays of
+    # them (GiBs) before the fit; refused with the sizes. The frame itself is small.
+    n = 9_000
+    df = pd.DataFrame({"item": np.zeros(n, dtype=int), "rater": np.arange(n), "label": n * [1]})
+    df.loc[::2, "label"] = 0
+    ratings = long(df)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError) as caught:
+            ratings.consensus("mmsr")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100 * 2**20, peak
+    message = str(caught.value)
+    assert "up to 80,991,000 pairs here (9,000 annotators)" in message
+    assert "bound of 33,554,432 (pdagree.consensus.MAX_PAIRS)" in message
+    assert "method='wawa', 'zero_based_skill' or 'majority'" in message
+    assert ratings.consensus("wawa", ties="first").labels.notna().all()
+
+
+def test_the_pair_bound_counts_pairs_within_items_and_within_groups(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 3 annotators on every item: 6 ordered pairs per item, but only 6 distinct pairs.
+    df, _ = simulate(40, [0.9, 0.7, 0.6], seed=1)
+    monkeypatch.setattr("pdagree.consensus._size.MAX_PAIRS", 6)
+    assert long(df).consensus("mmsr").labels.notna().all()
+    monkeypatch.setattr("pdagree.consensus._size.MAX_PAIRS", 5)
+    with pytest.raises(ValueError, match=r"up to 6 pairs here \(3 annotators\)"):
+        long(df).consensus("mmsr")
+    assert long(df).consensus("majority").converged  # the other methods keep no pairs
+    # With by=, pairs of keys within a group: 2 groups x 6.
+    grouped = df.assign(task=df["item"] % 2)
+    monkeypatch.setattr("pdagree.consensus._size.MAX_PAIRS", 11)
+    with pytest.raises(ValueError, match=r"up to 12 pairs here \(6 \(group, annotator\) keys\)"):
+        long(grouped, by="task").consensus("mmsr")

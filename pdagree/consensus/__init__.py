@@ -12,8 +12,9 @@ from __future__ import annotations
 from ._fit import MAX_ITERATIONS, METHODS, TOL, fit
 from ._majority import TIES
 from ._result import Consensus
-from ._size import MAX_CONFUSION_CELLS
+from ._size import MAX_CONFUSION_CELLS, MAX_PAIRS
 
 __all__ = [
-    "MAX_CONFUSION_CELLS", "MAX_ITERATIONS", "METHODS", "TIES", "TOL", "Consensus", "fit",
+    "MAX_CONFUSION_CELLS", "MAX_ITERATIONS", "MAX_PAIRS", "METHODS", "TIES", "TOL",
+    "Consensus", "fit",
 ]  # fmt: skip

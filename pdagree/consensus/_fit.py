@@ -146,7 +146,8 @@ def fit(
         one-coin and MACE, a confusion matrix per annotator too large to hold: when one
         (annotators, K, K) array would exceed
         :data:`~pdagree.consensus.MAX_CONFUSION_CELLS` cells (0.5 GiB), before anything
-        is allocated; majority vote and GLAD need no such array.
+        is allocated; majority vote and GLAD need no such array. For M-MSR, more
+        annotator pairs sharing an item than :data:`~pdagree.consensus.MAX_PAIRS`.
 
     Warns
     -----
