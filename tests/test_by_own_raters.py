@@ -153,6 +153,21 @@ def test_breakdowns_and_report_by_own_raters_equal_a_loop() -> None:
     assert int(table.to_numpy().sum()) == 0 or df.loc[df["rater"] == elsewhere].shape[0] > 0
 
 
+@pytest.mark.parametrize("average", [None, "macro", "micro"])
+def test_against_a_reference_by_own_raters_equals_a_loop(average: str | None) -> None:
+    df = own_raters(5, 8)
+    gold = (
+        df.drop_duplicates("item").set_index("item")["label"].map({"a": "b", "b": "b", "c": "c"})
+    )
+    got = quietly(lambda: ratings(df, by="group").against(gold, average=average))
+    for key, sub in groups_of(df):
+        alone = quietly(lambda sub=sub: ratings(sub).against(gold, average=average))
+        pd.testing.assert_frame_equal(got.loc[key], alone, check_names=False)
+    # the warnings name the raters of the group, not the rater in that position overall
+    with pytest.warns(PdagreeWarning, match=r"e\.g\. \[\('g\d', 'r\d+_\d', '[abc]'\)"):
+        ratings(df, by="group").against(gold)
+
+
 def test_two_rater_refusal_names_the_raters_of_the_group() -> None:
     df = own_raters(4, 7, sizes=(3,))
     with pytest.raises(ValueError, match=r"got \d in group 'g\d' \(\['r\d+_\d'"):
@@ -183,6 +198,8 @@ CALLS: dict[str, Callable[[pdagree.Ratings], Any]] = {
     "bias": lambda r: r.bias(),
     "light": lambda r: r.light(),
     "report": lambda r: r.report(),
+    # the reference labels of every item of groups_own_raters(2000) (items 0-3,999)
+    "against": lambda r: r.against(pd.Series(np.arange(4000) % 3, index=np.arange(4000))),
 }
 
 
@@ -242,3 +259,35 @@ def test_one_large_group_does_not_pad_the_consensus_keys(method: str) -> None:
         tracemalloc.stop()
     assert len(fit.quality) == 6500
     assert peak < 48 * 2**20, f"{method}: {peak / 2**20:.0f} MiB"
+
+
+def test_pairwise_refuses_a_table_too_large_to_hold_before_allocating(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 10,000 groups x 30,000 raters of their own: the (group, rater) x rater table was a raw
+    # MemoryError for 65.5 TiB; the report page built on it failed the same way.
+    df = groups_own_raters(10_000)
+    r = ratings(df, by="group")
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError) as caught:
+            r.pairwise("n_items")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2**20, peak
+    message = str(caught.value)
+    assert "10,000 `by=` groups x 30,000 x 30,000 raters = 9,000,000,000,000 cells" in message
+    assert "(67,055.2 GiB), above the bound of 134,217,728" in message
+    # the bound is on the cells: 3 groups x 9 raters x 9 raters = 243 (3 of their own each)
+    small = ratings(groups_own_raters(3), by="group")
+    monkeypatch.setattr("pdagree.definitions.breakdowns.MAX_PAIRWISE_CELLS", 243)
+    assert small.pairwise("n_items").shape == (27, 9)
+    monkeypatch.setattr("pdagree.definitions.breakdowns.MAX_PAIRWISE_CELLS", 242)
+    with pytest.raises(ValueError, match=r"3 `by=` groups x 9 x 9 raters = 243 cells"):
+        small.pairwise()
+    whole = ratings(groups_own_raters(3))  # no by=: one 9 x 9 table
+    assert whole.pairwise("n_items").shape == (9, 9)
+    monkeypatch.setattr("pdagree.definitions.breakdowns.MAX_PAIRWISE_CELLS", 80)
+    with pytest.raises(ValueError, match=r"table \(with .*\): 9 x 9 raters = 81 cells"):
+        whole.pairwise()

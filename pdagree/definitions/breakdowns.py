@@ -154,6 +154,9 @@ def contingency(data: RatingData, a: Hashable, b: Hashable) -> pd.DataFrame:
 
 
 PAIRWISE_COEFFICIENTS = ("cohen", "scott", "observed", "n_items", "concordance")
+#: Cells of the raters x raters table (times the groups, with ``by=``) that ``pairwise``
+#: builds at most: 2**27, 1 GiB of float64 (11,585 raters, or 1,000 groups of 366).
+MAX_PAIRWISE_CELLS = 2**27
 
 
 def pairwise(
@@ -198,6 +201,13 @@ def pairwise(
                         for the coefficients; ``n_items``: the items each rated)
         ==============  ==============================================================
 
+    Raises
+    ------
+    ValueError
+        The table would hold more than 2**27 cells (with ``by=``: groups x raters x raters,
+        over all raters), before it is allocated: for groups with raters of their own, call
+        it on each group's ratings.
+
     Examples
     --------
     >>> import pdagree
@@ -216,6 +226,7 @@ def pairwise(
             w = None
     kappa, observed, n_common = pair_kappa(data, pooled=(method == "scott"), weights=w)
     table: np.ndarray[Any, Any]
+    _check_table_size(enc.n_groups, enc.n_raters)  # the pairs' tables are within bounds
     n_common = data.rater_axes(n_common, 0.0)  # slots within groups -> raters
     if method == "n_items":
         table = n_common.astype(np.int64)  # counts of items: integers
@@ -232,6 +243,24 @@ def pairwise(
         table.reshape(-1, enc.n_raters),
         index=_cross_index(enc.groups, raters, "rater"),
         columns=columns,
+    )
+
+
+def _check_table_size(n_groups: int, n_raters: int) -> None:
+    """A ValueError, before it is allocated, when the raters x raters table of every group
+    would exceed :data:`MAX_PAIRWISE_CELLS` cells."""
+    cells = n_groups * n_raters * n_raters
+    if cells <= MAX_PAIRWISE_CELLS:
+        return
+    size = f"{n_raters:,} x {n_raters:,} raters"
+    if n_groups > 1:
+        size = f"{n_groups:,} `by=` groups x {size}"
+    raise ValueError(
+        f"`pairwise()` gives a raters x raters table (with `by=`, one per group, over all "
+        f"raters): {size} = {cells:,} cells ({cells * 8 / 2**30:,.1f} GiB), above the bound "
+        f"of {MAX_PAIRWISE_CELLS:,}. For groups with raters of their own, call it on each "
+        "group's ratings (e.g. the frames of `df.groupby(...)` you need); `per_rater(...)` "
+        "gives each rater's agreement in one row."
     )
 
 

@@ -184,26 +184,29 @@ def against(
     if average not in (None, "macro", "micro"):
         raise ValueError(f"`average` must be None, 'macro' or 'micro'; got {average!r}.")
     ref = reference(data, gold)
-    n_groups, n_raters, k = enc.n_groups, enc.n_raters, len(ref.categories)
+    # Raters numbered within their group (slots): (G, S, K) cells, S the most raters of a
+    # group, not (G, R, K) (groups with raters of their own).
+    slot, n_slots, _ = data.slots
+    n_groups, k = enc.n_groups, len(ref.categories)
     rater = enc.rater if enc.rater is not None else np.zeros(0, dtype=np.int64)
     group = enc.group[enc.item]
     rows = rater != ref.rater
-    key = group[rows] * n_raters + rater[rows]
+    key = group[rows] * n_slots + slot[rows]
     truth = ref.item_code[enc.item[rows]]
     compared = truth >= 0
     counts = K.one_vs_rest_counts(
-        key[compared], ref.code[rows][compared], truth[compared], n_groups * n_raters, k
+        key[compared], ref.code[rows][compared], truth[compared], n_groups * n_slots, k
     )
-    shape = (n_groups, n_raters, k)
-    active = np.bincount(key, minlength=n_groups * n_raters).reshape(n_groups, n_raters) > 0
+    shape = (n_groups, n_slots, k)
+    active = np.bincount(key, minlength=n_groups * n_slots).reshape(n_groups, n_slots) > 0
     used = _used_categories(data, ref, group)
     keep = active[:, :, None] & used[:, None, :]
-    n = counts.n[:, 0].reshape(n_groups, n_raters)
-    no_reference = np.bincount(key[~compared], minlength=n_groups * n_raters)
+    n = counts.n[:, 0].reshape(n_groups, n_slots)
+    no_reference = np.bincount(key[~compared], minlength=n_groups * n_slots)
     labelled = np.bincount(enc.group, weights=ref.item_code >= 0, minlength=n_groups)
     per_rater = {
         "n_items": n,
-        "missing_reference": as_float(no_reference.reshape(n_groups, n_raters)),
+        "missing_reference": as_float(no_reference.reshape(n_groups, n_slots)),
         "missing_rating": as_float(labelled[:, None] - n),
     }
     cells = K.OneVsRest(
@@ -343,9 +346,16 @@ def _used_categories(data: RatingData, ref: Reference, group: IntArray) -> BoolA
 # --------------------------------------------------------------------------- labelled frames
 
 
+def _raters(data: RatingData, where: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Cells (group, slot[, category]) as (group, rater code[, category])."""
+    return (where[0], data.slot_raters[where[0], where[1]], *where[2:])
+
+
 def _index(data: RatingData, categories: pd.Index, where: tuple[IntArray, ...]) -> pd.Index:
-    """The (group..., rater[, category]) index of the cells ``where``."""
+    """The (group..., rater[, category]) index of the (group, slot[, category]) cells
+    ``where``."""
     enc = data.enc
+    where = _raters(data, where)
     arrays: list[Any] = []
     names: list[Hashable] = []
     if enc.groups is not None:
@@ -490,8 +500,10 @@ def _warn_undefined(
 
 
 def _cell(data: RatingData, ref: Reference, where: tuple[Any, ...]) -> Any:
-    """A (group..., rater[, category]) label for messages."""
+    """A (group..., rater[, category]) label for messages, of a (group, slot[, category])
+    cell."""
     enc = data.enc
+    where = _raters(data, where)
     label: list[Any] = []
     if enc.groups is not None:
         key = enc.groups[int(where[0])]
