@@ -27,6 +27,7 @@ import pandas as pd
 
 from ._kernels import variance as V
 from ._kernels._segment import segment_sum
+from ._kernels.quantiles import nan_quantiles
 from ._typing import FloatArray, IntArray
 from ._validation import check_seed
 from .inference import check_confidence_level, check_resamples
@@ -124,8 +125,7 @@ def category_uncertainty(
         defined = np.where(np.isfinite(reps), reps, np.nan)
         count = np.isfinite(defined).sum(axis=0)
         se = np.where(count >= 2, np.nanstd(defined, axis=0, ddof=1), np.nan)
-        low = np.nanquantile(defined, alpha, axis=0)
-        high = np.nanquantile(defined, 1.0 - alpha, axis=0)
+        low, high = nan_quantiles(defined, np.array([alpha, 1.0 - alpha]))
     # Fleiss, Nee & Landis (1979): under H0, 2 / (N m (m - 1)) with m ratings on every item;
     # the rated items and the fewest and most ratings per group, as their overall test reads.
     _, n_items, fewest, most = V.fleiss_null_variance(data.nik, enc.group, enc.n_groups)

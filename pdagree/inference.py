@@ -31,6 +31,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
+from ._kernels.quantiles import nan_quantiles
 from ._typing import FloatArray
 from ._validation import check_fraction, check_integer, check_option, check_seed
 from ._warnings import UndefinedStatisticWarning, warn
@@ -466,7 +467,7 @@ def _replicate_summary(
         masked = np.where(ok, reps, np.nan)[:, enough]
         se[enough] = np.nanstd(masked, axis=0, ddof=1)
         tail = (1.0 - level) / 2.0
-        q_low, q_high = np.nanquantile(masked, [tail, 1.0 - tail], axis=0)
+        q_low, q_high = nan_quantiles(masked, np.array([tail, 1.0 - tail]))
         if kind == "basic":
             q_low, q_high = 2.0 * value[enough] - q_high, 2.0 * value[enough] - q_low
         low[enough], high[enough] = q_low, q_high

@@ -764,6 +764,7 @@ def test_delta2_elementwise(factory: Callable[[], alpha.Delta2]) -> None:
 # Every public kernel and the test above that checks it batch against loop (or why it has
 # no batch axis).
 COVERED: dict[str, str] = {
+    "quantiles.nan_quantiles": "test_nan_quantiles_batch_equals_numpy_column_by_column",
     "jackknife.bias_leave_one_out": "test_jackknife_by_groups_equals_a_loop",
     "jackknife.light_leave_one_out": "test_jackknife_by_groups_equals_a_loop",
     "jackknife.jackknife_variance": "test_jackknife_by_groups_equals_a_loop",
@@ -1279,3 +1280,37 @@ def test_table_kernels_equal_the_item_kernels(seed: int, weights: FloatArray) ->
     assert (drawn.sum(axis=1) == count.sum()).all()
     assert (drawn[:, count == 0] == 0).all()
     np.testing.assert_allclose(drawn.mean(axis=0), count, atol=0.25)
+
+
+# --------------------------------------------------------------------------- quantiles
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_nan_quantiles_batch_equals_numpy_column_by_column(seed: int) -> None:
+    # The bootstrap's percentile intervals of every by= group at once: each column equals
+    # np.nanquantile of that column alone, to the last bit (NumPy's linear method), nan for
+    # a column with no value; ties, one value, infinities and columns of nan included.
+    from pdagree._kernels.quantiles import nan_quantiles
+
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        shape = (int(rng.integers(1, 30)), int(rng.integers(1, 7)), int(rng.integers(1, 4)))
+        x = rng.normal(size=shape)
+        if rng.random() < 0.5:
+            x = np.round(x, 1)  # ties
+        x[rng.random(shape) < rng.random()] = np.nan
+        x[:, 0, 0] = np.nan  # a column with no value
+        if shape[0] > 1:
+            x[0, -1, -1] = np.inf
+        q = np.r_[rng.random(3), 0.0, 1.0, 0.025, 0.975]
+        batch = nan_quantiles(x, q)
+        assert batch.shape == (len(q), *shape[1:])
+        for j in range(shape[1]):
+            for k in range(shape[2]):
+                column = x[:, j, k]
+                if np.isnan(column).all():
+                    assert np.isnan(batch[:, j, k]).all()
+                    continue
+                with np.errstate(invalid="ignore"):  # NumPy's inf - inf on the column
+                    want = np.nanquantile(column, q)
+                np.testing.assert_array_equal(batch[:, j, k], want)
