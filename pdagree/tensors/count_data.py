@@ -102,17 +102,36 @@ class RaterCells:
         n_groups, n_raters, n_categories = self.shape
         cells = n_groups * n_raters * n_categories
         if cells > MAX_RATER_CELLS:
-            raise ValueError(
-                f"this analysis needs the table of {n_groups:,} groups x {n_raters:,} raters x "
-                f"{n_categories} categories ({cells * 8 / 2**30:.1f} GiB), which is too large "
-                "for counts; fleiss, bennett, gwet, alpha, observed and spa work without it. "
-                "Split the raters' groups into tallies of their own, or run it on the pandas "
-                "path."
-            )
+            self._refuse(n_groups, n_raters, n_categories)
         flat = (self.group * n_raters + self.rater) * n_categories + self.code
         total = np.bincount(flat, weights=self.count, minlength=cells)
         out: FloatArray = total.reshape(self.shape).astype(np.float64)
         return out
+
+    def on_slots(self, pairs: IntArray, slot: IntArray, n_slots: int) -> FloatArray:
+        """The (G, S, K) tensor on the raters numbered within their group: ``pairs`` the
+        sorted ``group * R + rater`` keys of the raters with a rating, ``slot`` theirs."""
+        n_groups, n_raters, n_categories = self.shape
+        cells = n_groups * n_slots * n_categories
+        if cells > MAX_RATER_CELLS:
+            self._refuse(n_groups, n_slots, n_categories)
+        rated = self.count > 0
+        at = np.searchsorted(pairs, self.group[rated] * n_raters + self.rater[rated])
+        flat = (self.group[rated] * n_slots + slot[at]) * n_categories + self.code[rated]
+        total = np.bincount(flat, weights=self.count[rated], minlength=cells)
+        out: FloatArray = total.reshape(n_groups, n_slots, n_categories).astype(np.float64)
+        return out
+
+    @staticmethod
+    def _refuse(n_groups: int, n_raters: int, n_categories: int) -> NoReturn:
+        cells = n_groups * n_raters * n_categories
+        raise ValueError(
+            f"this analysis needs the table of {n_groups:,} groups x {n_raters:,} raters x "
+            f"{n_categories} categories ({cells * 8 / 2**30:.1f} GiB), which is too large "
+            "for counts; fleiss, bennett, gwet, alpha, observed and spa work without it. "
+            "Split the raters' groups into tallies of their own, or run it on the pandas "
+            "path."
+        )
 
     def active(self) -> FloatArray:
         """Raters with a rating, per group, from the cells alone."""
@@ -161,9 +180,48 @@ class CountData(RatingData):
 
     @cached_property
     def nck(self) -> FloatArray:
-        """``n_gck`` (G, R, K), built from the cells on first use."""
+        """``n_gck`` (G, S, K) on the slots (:attr:`slots`), built from the cells on first
+        use: (G, R, K) unless ``by=`` groups have raters of their own."""
         cells: RaterCells = self.__dict__["rater_cells"]
-        return cells.dense()
+        _, n_slots, table = self.slots
+        if table is None:
+            return cells.dense()
+        _, key_group, key_rater, key_slot = self.rater_keys
+        return cells.on_slots(key_group * cells.shape[1] + key_rater, key_slot, n_slots)
+
+    @cached_property
+    def rater_keys(self) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+        """The (group, rater) pairs with a rating, from the cells (no per-annotation key:
+        counts keep no annotations); without ``by=``, every rater."""
+        cells: RaterCells | None = self.__dict__["rater_cells"]
+        enc = self.enc
+        none = np.zeros(0, dtype=np.int64)
+        if cells is None or enc.groups is None:
+            every = np.arange(enc.n_raters, dtype=np.int64)
+            return none, np.zeros(enc.n_raters, dtype=np.int64), every, every
+        n_raters = cells.shape[1]
+        rated = cells.count > 0
+        pairs = np.unique(cells.group[rated] * n_raters + cells.rater[rated])
+        pair_group = pairs // n_raters
+        first = np.searchsorted(pair_group, np.arange(enc.n_groups, dtype=np.int64))
+        slot = np.arange(len(pairs), dtype=np.int64) - first[pair_group]
+        return none, pair_group, pairs % n_raters, slot
+
+    @cached_property
+    def slots(self) -> tuple[IntArray, int, IntArray | None]:
+        """The raters numbered within their group, as :attr:`RatingData.slots`, from the
+        cells: ``by=`` groups with raters of their own need ``G x S`` cells, not ``G x R``."""
+        enc = self.enc
+        none = np.zeros(0, dtype=np.int64)
+        if self.__dict__["rater_cells"] is None or enc.groups is None or enc.n_groups < 2:
+            return none, enc.n_raters, None
+        _, key_group, key_rater, key_slot = self.rater_keys
+        n_slots = int(key_slot.max()) + 1 if len(key_slot) else 1
+        if n_slots >= enc.n_raters:
+            return none, enc.n_raters, None
+        table = np.full((enc.n_groups, n_slots), -1, dtype=np.int64)
+        table[key_group, key_slot] = key_rater
+        return none, n_slots, table
 
     @cached_property
     def active_raters(self) -> FloatArray:
