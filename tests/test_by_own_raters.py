@@ -291,3 +291,39 @@ def test_pairwise_refuses_a_table_too_large_to_hold_before_allocating(
     monkeypatch.setattr("pdagree.definitions.breakdowns.MAX_PAIRWISE_CELLS", 80)
     with pytest.raises(ValueError, match=r"table \(with .*\): 9 x 9 raters = 81 cells"):
         whole.pairwise()
+
+
+def test_continuous_scores_in_many_groups_are_refused_with_the_numeric_methods_named() -> None:
+    # 20,000 groups x 3 raters x 2 items of distinct floats: 120,000 categories, so every
+    # (group, category) table is 2.4e9 cells (fleiss, alpha, per_category, frequencies and
+    # the report page asked for 18-1,300 GiB: raw MemoryErrors). Refused before allocating,
+    # naming the methods that read the scores as numbers, which work.
+    n = 20_000
+    df = groups_own_raters(n).assign(
+        label=np.random.default_rng(0).normal(size=6 * n).round(9) + np.arange(6 * n)
+    )
+    r = ratings(df, by="group")
+    message = (
+        r"the ratings have 120,000 distinct values in 20,000 `by=` groups: counting them per "
+        r"group needs a table of (2,4|7,2)00,000,000 cells"  # (G, K), or (G, 3 raters, K)
+    )
+    tracemalloc.start()
+    try:
+        for call in (r.fleiss, r.alpha, r.per_category, r.frequencies, r.conger):
+            with pytest.raises(ValueError, match=message):
+                call()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2**20, peak
+    assert len(quietly(r.icc)) == n and len(quietly(r.kendall_w)) == n
+
+
+def test_the_report_page_of_such_scores_shows_the_refusals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    df = groups_own_raters(4).assign(label=np.arange(24) * 0.5)
+    monkeypatch.setattr("pdagree.tensors.data.MAX_GROUP_CATEGORY_CELLS", 4 * 24 - 1)
+    html = quietly(lambda: ratings(df, by="group").to_html())
+    assert "24 distinct values in 4 `by=` groups" in html
+    assert "intraclass correlation" in html  # the ICC table of the numeric ratings

@@ -333,6 +333,7 @@ def per_category(data: RatingData) -> pd.DataFrame:
     """
     enc = data.enc
     k = enc.n_categories
+    mask = data.category_mask  # each group's categories (refused first when too many)
     e_item, e_code, n = data.entries  # the non-zero n_ik: no items x categories table
     r = np.bincount(e_item, weights=n, minlength=enc.n_items)
     pairable = r >= 2
@@ -358,7 +359,6 @@ def per_category(data: RatingData) -> pd.DataFrame:
     }
     index = cats if enc.groups is None else _cross_index(enc.groups, cats.rename(None), "category")
     frame = pd.DataFrame(columns, index=index)
-    mask = data.category_mask
     if mask is not None:  # each group lists the categories it uses
         used: pd.DataFrame = frame[mask.ravel()]
         return used

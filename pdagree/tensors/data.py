@@ -42,6 +42,9 @@ MAX_WEIGHT_CELLS = 1 << 26
 #: The largest dense table of rater pairs x categories (pairwise(), two-rater margins):
 #: 2^24 cells, 128 MiB of float64 per array.
 MAX_PAIR_CELLS = 1 << 24
+#: Cells of the (groups, categories) table of the categories each ``by=`` group uses, at
+#: most (256 MiB of booleans): continuous scores in many groups exceed it.
+MAX_GROUP_CATEGORY_CELLS = 1 << 28
 
 
 class RatingData:
@@ -82,6 +85,7 @@ class RatingData:
         enc = self.enc
         if enc.declared or enc.groups is None:
             return None
+        self._check_group_categories(1)
         present = np.zeros((enc.n_groups, enc.n_categories), dtype=bool)
         present.reshape(-1)[self.annotation_group * enc.n_categories + enc.code] = True
         if enc.secondary is not None:  # secondary labels are the group's labels too
@@ -89,6 +93,23 @@ class RatingData:
             present[enc.group[enc.item[has]], enc.secondary[has]] = True
         present[~present.any(axis=1)] = True  # a group without ratings: nothing to restrict
         return None if bool(present.all()) else present
+
+    def _check_group_categories(self, width: int) -> None:
+        """A ValueError, before it is allocated, when a (groups, ``width``, categories)
+        table exceeds :data:`MAX_GROUP_CATEGORY_CELLS` (continuous scores in ``by=``
+        groups: as many categories as distinct values)."""
+        enc = self.enc
+        cells = enc.n_groups * width * enc.n_categories
+        if enc.groups is None or cells <= MAX_GROUP_CATEGORY_CELLS:
+            return
+        raise ValueError(
+            f"the ratings have {enc.n_categories:,} distinct values in {enc.n_groups:,} `by=` "
+            f"groups: counting them per group needs a table of {cells:,} cells, too large to "
+            "hold. For continuous scores use the methods that read them as numbers (`icc`, "
+            "`icc_table`, `kendall_w`, `concordance`, `cronbach_alpha`, `consensus_scores`; "
+            "`alpha(level='interval')` without `by=`), or bin the scores into categories "
+            "first (e.g. `pd.cut`)."
+        )
 
     @cached_property
     def annotation_group(self) -> IntArray:
@@ -185,6 +206,7 @@ class RatingData:
         if enc.rater is None:  # pragma: no cover - guarded by require_raters
             raise RatersNeeded("no raters")
         slot, n_slots, _ = self.slots
+        self._check_group_categories(n_slots)
         return rater_counts(
             enc.group, enc.item, slot, enc.code, enc.n_groups, n_slots, enc.n_categories
         )
