@@ -327,3 +327,14 @@ def test_the_report_page_of_such_scores_shows_the_refusals(
     html = quietly(lambda: ratings(df, by="group").to_html())
     assert "24 distinct values in 4 `by=` groups" in html
     assert "intraclass correlation" in html  # the ICC table of the numeric ratings
+
+
+def test_pairwise_concordance_refuses_a_table_too_large_to_hold() -> None:
+    # Lin's concordance of every pair with by=: (groups, raters, raters) over all raters,
+    # 63.9 PiB for 10^5 groups of 3 raters of their own (a raw MemoryError).
+    n = 10_000
+    df = groups_own_raters(n).assign(label=np.random.default_rng(0).normal(size=6 * n))
+    with pytest.raises(ValueError, match=r"10,000 `by=` groups x 30,000 x 30,000 raters"):
+        ratings(df, by="group").pairwise("concordance")
+    small = groups_own_raters(3).assign(label=np.arange(18) % 5 * 1.5)
+    assert ratings(small, by="group").pairwise("concordance").shape == (27, 9)

@@ -24,7 +24,9 @@ from .base import MIN_SHARED_ITEMS
 from .kappa import pair_kappa
 
 __all__ = [
+    "MAX_PAIRWISE_CELLS",
     "PAIRWISE_COEFFICIENTS",
+    "check_pairwise_size",
     "contingency",
     "counts",
     "frequencies",
@@ -226,7 +228,7 @@ def pairwise(
             w = None
     kappa, observed, n_common = pair_kappa(data, pooled=(method == "scott"), weights=w)
     table: np.ndarray[Any, Any]
-    _check_table_size(enc.n_groups, enc.n_raters)  # the pairs' tables are within bounds
+    check_pairwise_size(enc.n_groups, enc.n_raters)  # the pairs' tables are within bounds
     n_common = data.rater_axes(n_common, 0.0)  # slots within groups -> raters
     if method == "n_items":
         table = n_common.astype(np.int64)  # counts of items: integers
@@ -246,7 +248,7 @@ def pairwise(
     )
 
 
-def _check_table_size(n_groups: int, n_raters: int) -> None:
+def check_pairwise_size(n_groups: int, n_raters: int) -> None:
     """A ValueError, before it is allocated, when the raters x raters table of every group
     would exceed :data:`MAX_PAIRWISE_CELLS` cells."""
     cells = n_groups * n_raters * n_raters

@@ -24,6 +24,7 @@ import pandas as pd
 from .._kernels.multilabel import annotation_pairs
 from .._typing import FloatArray, IntArray
 from .._warnings import UndefinedStatisticWarning, warn
+from ..definitions.breakdowns import check_pairwise_size
 from ..encoding import fmt
 from ..inference import ConfidenceInterval, check_confidence_level
 from ..results import Statistic
@@ -234,6 +235,7 @@ def pairwise_concordance(data: ScoreData) -> pd.DataFrame:
     scores = Scores.of(data, "pairwise")
     enc = data.enc
     n_raters, n_groups = enc.n_raters, scores.n_groups
+    check_pairwise_size(n_groups, n_raters)  # the (G, R, R) table, before it is allocated
     u, v = annotation_pairs(scores.item, scores.rater)
     g = scores.rating_group[u]
     key = (g * n_raters + scores.rater[u]) * n_raters + scores.rater[v]
