@@ -520,3 +520,51 @@ def test_token_agreement_by_whitespace_tokens() -> None:
     assert float(tokens.cohen()) == pytest.approx(float(want.cohen()))
     with pytest.raises(ValueError, match="`unit='token'` splits the documents' texts"):
         frame.agree.spans(item="doc", rater="who", start="s", end="e").token_agreement("token")
+
+
+def test_groups_with_annotators_of_their_own_equal_a_loop_within_bounded_memory() -> None:
+    # per_rater, items and token_agreement kept tables over every document x annotator
+    # (and group x annotator): 10,000 groups of 2 documents and 3 annotators of their own
+    # asked for 4.5 GiB (items, token_agreement) and failed with a MemoryError (per_rater).
+    import tracemalloc
+
+    args = {"item": "doc", "rater": "who", "start": "start", "end": "end", "label": "tag"}
+    parts = []
+    for s in range(4):  # each batch's annotators and documents are its own
+        part = random_spans(s, 3, 3, 2, True)
+        parts.append(part.assign(batch=s, doc=part["doc"] + f"b{s}", who=part["who"] + f"b{s}"))
+    frame = pd.concat(parts, ignore_index=True)
+    spans = frame.agree.spans(**args, by="batch")
+    per_rater, items = spans.per_rater("overlap"), spans.items("overlap")
+    tokens = spans.token_agreement()
+    for batch, part in frame.groupby("batch"):
+        one = part.drop(columns="batch").agree.spans(**args)
+        pd.testing.assert_frame_equal(per_rater.loc[batch], one.per_rater("overlap"))
+        pd.testing.assert_frame_equal(
+            items.loc[batch], one.items("overlap"), check_names=False, check_index_type=False
+        )
+        assert float(tokens.fleiss().loc[batch, "value"]) == pytest.approx(
+            float(one.token_agreement().fleiss()), rel=1e-12
+        )
+    n = 10_000
+    g = np.repeat(np.arange(n), 6)
+    big = pd.DataFrame(
+        {
+            "batch": g,
+            "doc": g * 2 + np.tile(np.repeat([0, 1], 3), n),
+            "who": g * 3 + np.tile([0, 1, 2], 2 * n),
+            "start": 5,
+            "end": np.tile([9, 9, 10], 2 * n),
+            "tag": "PER",
+        }
+    )
+    many = big.agree.spans(**args, by="batch")
+    tracemalloc.start()
+    try:
+        assert len(many.per_rater()) == 3 * n
+        assert len(many.items()) == 2 * n
+        assert len(many.token_agreement().fleiss()) == n
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 256 * 2**20, peak

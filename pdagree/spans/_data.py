@@ -82,6 +82,22 @@ class SpanData:
         out: IntArray = self.group[self.span_doc]
         return out
 
+    def row_of(self, doc: IntArray, rater: IntArray) -> IntArray:
+        """Per (document, annotator) asked, the position of that annotated row in
+        :attr:`doc` and :attr:`rater`, -1 where there is none: a sort of the rows, no table
+        over every document x annotator (documents and annotators both grow with ``by=``
+        groups that have annotators of their own)."""
+        width = self.n_raters + 1
+        keys = self.doc * width + self.rater
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
+        asked = doc * width + rater
+        if not len(ordered):
+            return np.full(len(asked), -1, dtype=np.int64)
+        at = np.minimum(np.searchsorted(ordered, asked), len(ordered) - 1)
+        out: IntArray = np.where(ordered[at] == asked, order[at], -1)
+        return out
+
 
 def _columns(df: pd.DataFrame, roles: dict[str, Hashable | None]) -> None:
     missing = {role: col for role, col in roles.items() if col is not None and col not in df}

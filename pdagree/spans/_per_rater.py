@@ -38,13 +38,14 @@ def per_rater(data: SpanData, match: Match = "exact") -> pd.DataFrame:
     """One row per annotator (with ``by=``: group, annotator): ``n_items`` (the documents
     shared with others), ``n_spans`` (theirs there), ``n_reference`` (the others' consensus
     spans), ``n_matched``, ``precision``, ``recall`` and ``f1``."""
-    n_r, n_g = data.n_raters, data.n_groups
+    n_r = data.n_raters
     per_doc = np.bincount(data.doc, minlength=data.n_docs)
     slot = _slots(data)
-    row_of = np.full(data.n_docs * n_r, -1, dtype=np.int64)
-    row_of[data.doc * n_r + data.rater] = np.arange(len(data.doc))
-    span_slot = slot[row_of[data.span_doc * n_r + data.span_rater]]
-    totals = np.zeros((4, n_g * n_r))  # n_items, n_a, n_b, n_matched per (group, annotator)
+    span_slot = slot[data.row_of(data.span_doc, data.span_rater)]
+    # the (group, annotator) pairs that occur: with annotators of their own per group,
+    # far fewer than groups x annotators
+    pairs = np.unique(data.group[data.doc] * n_r + data.rater)
+    totals = np.zeros((4, len(pairs)))  # n_items, n_a, n_b, n_matched per pair
     virtual = n_r  # the consensus of the others, as one more annotator
     for s in range(int(slot.max()) + 1 if len(slot) else 0):
         left = (slot == s) & (per_doc[data.doc] >= 2)
@@ -71,13 +72,14 @@ def per_rater(data: SpanData, match: Match = "exact") -> pd.DataFrame:
             raters=pd.Index([*data.raters, "(consensus)"], dtype=object),
         )
         counts = pair_counts(both, match)
-        key = counts.group * n_r + counts.a
+        key = np.searchsorted(pairs, counts.group * n_r + counts.a)  # a: the annotator
         for row, values in enumerate((counts.n_a, counts.n_b, counts.n_matched), start=1):
-            totals[row] += np.bincount(key, weights=values, minlength=n_g * n_r)
-        totals[0] += np.bincount(data.group[docs] * n_r + data.rater[left], minlength=n_g * n_r)
+            totals[row] += np.bincount(key, weights=values, minlength=len(pairs))
+        given = np.searchsorted(pairs, data.group[docs] * n_r + data.rater[left])
+        totals[0] += np.bincount(given, minlength=len(pairs))
     kept = np.flatnonzero(totals[0] > 0)
     n_items, n_a, n_b, matched = (t[kept] for t in totals)
-    group, rater = np.divmod(kept, n_r)
+    group, rater = np.divmod(pairs[kept], n_r)
     out = pd.DataFrame(_scores(n_a, n_b, matched), index=_index(data, group, rater))
     out.insert(0, "n_items", n_items.astype(np.int64))
     out["n_spans"] = n_a.astype(np.int64)

@@ -132,11 +132,9 @@ def items(data: SpanData, match: Match = "exact") -> pd.DataFrame:
     with np.errstate(invalid="ignore", divide="ignore"):
         f1_sum = np.bincount(doc_of_pair, weights=pairs["f1"].to_numpy(), minlength=n_docs)
         f1 = f1_sum / np.bincount(doc_of_pair, minlength=n_docs)
-    n_r = data.n_raters
     raters = np.bincount(data.doc, minlength=n_docs)
-    counts = np.zeros(n_docs * n_r, dtype=np.int64)
-    np.add.at(counts, data.span_doc * n_r + data.span_rater, 1)
-    own = counts[data.doc * n_r + data.rater]  # per annotated row: its spans
+    row = data.row_of(data.span_doc, data.span_rater)  # every span has its annotated row
+    own = np.bincount(row[row >= 0], minlength=len(data.doc))  # per annotated row: its spans
     fewest = np.full(n_docs, np.iinfo(np.int64).max)
     most = np.zeros(n_docs, dtype=np.int64)
     np.minimum.at(fewest, data.doc, own)

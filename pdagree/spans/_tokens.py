@@ -69,9 +69,10 @@ def token_agreement(data: SpanData, unit: str = "char") -> Ratings:
     n_cells = int(length.sum())
     code = np.zeros(n_cells, dtype=np.int64)  # OUTSIDE
     # spans of the kept rows, longest first so that the shortest is written last
-    row_of = np.full(data.n_docs * data.n_raters, -1, dtype=np.int64)
-    row_of[row_doc * data.n_raters + row_rater] = np.arange(len(rows))
-    span_row = row_of[data.span_doc * data.n_raters + data.span_rater]
+    position = np.full(len(data.doc), -1, dtype=np.int64)  # of each annotated row in rows
+    position[rows] = np.arange(len(rows))
+    row = data.row_of(data.span_doc, data.span_rater)
+    span_row = np.where(row >= 0, position[row], -1)
     kept = np.flatnonzero(span_row >= 0)
     kept = kept[np.argsort(-(data.end[kept] - data.start[kept]), kind="stable")]
     width = data.end[kept] - data.start[kept]
