@@ -439,8 +439,11 @@ def grouped_long() -> pd.DataFrame:
     return emails[~((emails["batch"] == "late") & uses)]
 
 
-def test_by_equals_loop() -> None:
+@pytest.mark.parametrize("own", [False, True])
+def test_by_equals_loop(own: bool) -> None:
     long = grouped_long()
+    if own:  # each batch's annotators are its own: pairs are kept per group's raters
+        long = long.assign(annotator=long["annotator"].astype(str) + "-" + long["batch"])
     spec = {"item": "email", "rater": "annotator", "label": "label", "rank": "rank"}
     grouped = long.agree(**spec, by="batch")
     result = grouped.multilabel(p=0.6)
@@ -770,3 +773,30 @@ def test_item_sums_with_secondary_labels() -> None:
         alone, definition, {"p": 0.6}, interval="percentile", item_sums=False, **kw
     )
     np.testing.assert_allclose(summed[:3], again[:3], rtol=1e-9)
+
+
+def test_groups_with_raters_of_their_own_keep_their_pairs_only() -> None:
+    # 3,000 groups of 3 raters of their own: the pair sums over every pair of the 9,000
+    # raters per group (2.4e11) were refused; over each group's 3 raters they are 27,000.
+    n = 3000
+    rng = np.random.default_rng(0)
+    g = np.repeat(np.arange(n), 6)
+    primary = pd.DataFrame(
+        {
+            "g": g,
+            "item": g * 2 + np.tile(np.repeat([0, 1], 3), n),
+            "rater": g * 3 + np.tile([0, 1, 2], 2 * n),
+            "label": rng.integers(0, 3, 6 * n),
+            "rank": 1,
+        }
+    )
+    secondary = primary.assign(label=(primary["label"] + 1) % 3, rank=2)
+    long = pd.concat([primary, secondary[rng.random(6 * n) < 0.4]], ignore_index=True)
+    ratings = long.agree(item="item", rater="rater", label="label", rank="rank", by="g")
+    result = ratings.multilabel(p=0.75)
+    assert len(result) == n and result["n_pairs"].max() == 3
+    first = long[long["g"] == 17].drop(columns="g")
+    alone = first.agree(item="item", rater="rater", label="label", rank="rank")
+    assert result.loc[17, "value"] == pytest.approx(float(alone.multilabel(p=0.75)), nan_ok=True)
+    sweep = ratings.multilabel_sweep(ps=[0.5, 1.0])
+    pd.testing.assert_frame_equal(sweep.loc[17], alone.multilabel_sweep(ps=[0.5, 1.0]))

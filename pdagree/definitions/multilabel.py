@@ -93,22 +93,26 @@ def _secondary(data: RatingData) -> IntArray:
     return np.full(len(data.enc.code), -1, dtype=np.int64) if secondary is None else secondary
 
 
-def _rater(data: RatingData, method: str) -> IntArray:
+def _rater(data: RatingData, method: str) -> tuple[IntArray, int]:
+    """Per annotation its rater's slot within its group, and the slots per group
+    (:attr:`RatingData.slots`: the rater codes, unless ``by=`` groups have raters of their
+    own): pairs are kept per group and pair of slots, not per pair of all raters."""
     enc = data.require_raters(method)
     if enc.rater is None:  # pragma: no cover - require_raters refuses counts tables
         raise RatersNeeded("no raters")
-    return enc.rater
+    slot, n_slots, _ = data.slots
+    return slot, n_slots
 
 
 def _sums(
     data: RatingData, method: str, pairs: tuple[IntArray, IntArray] | None = None
 ) -> KM.PairSums:
-    rater = _rater(data, method)
+    rater, width = _rater(data, method)
     enc = data.enc
-    pairs_cells = enc.n_groups * enc.n_raters * enc.n_raters
+    pairs_cells = enc.n_groups * width * width
     if pairs_cells > MAX_PAIR_CELLS:
         raise ValueError(
-            f"`{method}()` keeps sums for every pair of the {enc.n_raters:,} raters "
+            f"`{method}()` keeps sums for every pair of the {width:,} raters "
             f"({pairs_cells:,} pairs{' over the groups' if enc.n_groups > 1 else ''}), too "
             "many for memory. Select fewer raters (`raters=[...]`, or a subset of a long "
             "frame) or split them with `by=`."
@@ -120,7 +124,7 @@ def _sums(
         enc.code,
         _secondary(data),
         enc.n_groups,
-        enc.n_raters,
+        width,
         enc.n_categories,
         pairs,
     )
@@ -130,7 +134,8 @@ def _pairs(data: RatingData, ps: FloatArray, method: str) -> _Pairs:
     enc = data.enc
     sums = _sums(data, method)
     observed, expected = KM.pair_components(sums, ps, enc.n_categories)
-    shape = (len(ps), enc.n_groups, enc.n_raters * enc.n_raters)
+    width = _rater(data, method)[1]
+    shape = (len(ps), enc.n_groups, width * width)
     # As pairwise() and light(): a pair sharing fewer than two items has no kappa.
     with np.errstate(invalid="ignore", divide="ignore"):
         kappa = np.where(
@@ -403,9 +408,9 @@ def multilabel_items(
     [2, 1, 0, 1]
     """
     values = check_ps(ps)
-    rater = _rater(data, "multilabel_items")
+    rater, r = _rater(data, "multilabel_items")
     enc = data.enc
-    r, secondary = enc.n_raters, _secondary(data)
+    secondary = _secondary(data)
     u, v = KM.annotation_pairs(enc.item, rater)
     sums = _sums(data, "multilabel_items", (u, v))
     _, expected = KM.pair_components(sums, values, enc.n_categories)
@@ -473,6 +478,7 @@ def _subset_sums(data: RatingData, member: BoolArray) -> KM.PairSums:
     rows = len(member)
     copy = np.arange(rows)[:, None]
     secondary = _secondary(data)
+    rater, width = _rater(data, "multilabel_labels")
     has = secondary >= 0
     inside = member[:, enc.code].astype(np.int64)
     second = np.where(has, member[:, np.where(has, secondary, 0)], -1).astype(np.int64)
@@ -480,11 +486,11 @@ def _subset_sums(data: RatingData, member: BoolArray) -> KM.PairSums:
     return KM.pair_sums(
         (enc.group[None, :] * rows + copy).ravel(),
         (copy * enc.n_items + enc.item[None, :]).ravel(),
-        np.tile(_rater(data, "multilabel_labels"), rows),
+        np.tile(rater, rows),
         inside.ravel(),
         second.ravel(),
         enc.n_groups * rows,
-        enc.n_raters,
+        width,
         2,
     )
 
@@ -539,7 +545,8 @@ def multilabel_labels(
     p = check_p(p)
     index, member = _label_subsets(data, labels)
     enc = data.enc
-    rows, rr = len(index), enc.n_raters * enc.n_raters
+    width = _rater(data, "multilabel_labels")[1]
+    rows, rr = len(index), width * width
     if (member.sum(axis=1) == 1).all():  # labels on their own: one pass over all labels
         sums = _sums(data, "multilabel_labels")
         pair, label, observed, expected = KM.one_vs_rest(sums, np.array([p]), enc.n_categories)
