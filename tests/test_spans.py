@@ -568,3 +568,40 @@ def test_groups_with_annotators_of_their_own_equal_a_loop_within_bounded_memory(
     finally:
         tracemalloc.stop()
     assert peak < 256 * 2**20, peak
+
+
+@pytest.mark.parametrize("match", ["exact", "overlap"])
+def test_pair_counts_keys_do_not_overflow_with_many_groups_and_annotators(match: str) -> None:
+    # (group, a, b, label) were packed as ((g R + a) R + b) L + l: past 2**63 with millions of
+    # groups and annotators (e.g. 2,000,000 groups x 3,000,000,000^2) the keys wrapped
+    # silently. Two annotators (the last codes) on two documents of the last group.
+    from pdagree.spans._data import SpanData
+    from pdagree.spans._match import pair_counts
+
+    n_groups, n_raters = 2_000_000, 3_000_000_000
+    a, b = n_raters - 2, n_raters - 1
+    data = SpanData(
+        doc=np.array([0, 0, 1, 1]),
+        rater=np.array([a, b, a, b]),
+        span_doc=np.array([0, 0, 1, 1]),
+        span_rater=np.array([a, b, a, b]),
+        start=np.array([0, 0, 2, 3]),
+        end=np.array([5, 5, 8, 8]),
+        label=np.zeros(4, dtype=np.int64),
+        group=np.full(2, n_groups - 1),
+        docs=pd.Index(["d0", "d1"]),
+        raters=pd.RangeIndex(n_raters),
+        labels=pd.Index(["PER"]),
+        groups=pd.RangeIndex(n_groups),
+        length=np.array([10, 10]),
+        labelled=True,
+    )
+    counts = pair_counts(data, match)
+    assert counts.group.tolist() == [n_groups - 1]
+    assert (counts.a.tolist(), counts.b.tolist(), counts.label.tolist()) == ([a], [b], [0])
+    matched = 1 if match == "exact" else 2  # the second pair of spans overlaps
+    assert (counts.n_a.tolist(), counts.n_b.tolist(), counts.n_matched.tolist()) == (
+        [2],
+        [2],
+        [matched],
+    )

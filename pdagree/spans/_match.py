@@ -50,6 +50,12 @@ def _segments(keys: IntArray) -> tuple[IntArray, IntArray]:
     return first[run], stops[run]
 
 
+def _codes(keys: IntArray) -> IntArray:
+    """``keys`` numbered 0..n-1 in sorted order (equal keys, one number)."""
+    out: IntArray = np.unique(keys, return_inverse=True)[1].reshape(-1)
+    return out
+
+
 def _partners(data: SpanData) -> tuple[IntArray, IntArray]:
     """Every (span, other annotator of its document): the span and the partner's code."""
     n_r = data.n_raters
@@ -114,7 +120,8 @@ def _greedy(
     # orient each edge as (span of a, span of b), a < b
     flip = data.span_rater[u] > data.span_rater[v]
     u, v = np.where(flip, v, u), np.where(flip, u, v)
-    pair = data.span_rater[u] * data.n_raters + data.span_rater[v]
+    # the annotator pairs numbered 0..P-1 (P <= edges): node keys stay far below 2**63
+    pair = _codes(data.span_rater[u] * data.n_raters + data.span_rater[v])
     rank = np.lexsort((data.start[v], data.start[u], -overlap))  # best edges first
     u, v, pair = u[rank], v[rank], pair[rank]
     n_spans = len(data.start)
@@ -140,40 +147,38 @@ def pair_counts(data: SpanData, match: Match) -> PairCounts:
     if match not in ("exact", "overlap"):
         raise ValueError(f"`match` must be 'exact' or 'overlap'; got {match!r}.")
     n_r, n_l = data.n_raters, max(data.n_labels, 1)
-
-    def key(group: IntArray, a: IntArray, b: IntArray, label: IntArray) -> IntArray:
-        out: IntArray = ((group * n_r + a) * n_r + b) * n_l + label
-        return out
-
     span, partner = _partners(data)
     own = data.span_rater[span]
-    lo, hi = np.minimum(own, partner), np.maximum(own, partner)
-    counted = key(data.span_group[span], lo, hi, data.label[span])
     first_side = own < partner
     if match == "exact":
         u, v = _exact_edges(data)
     else:
         u, v = _greedy(*_overlap_edges(data), data)
-    a, b = (
-        np.minimum(data.span_rater[u], data.span_rater[v]),
-        np.maximum(data.span_rater[u], data.span_rater[v]),
+    # (group, a, b, label) of every count, as (group, pair) codes and a label: the pairs
+    # that occur are numbered first, so the packed keys stay below 2**63 however many
+    # groups and annotators (group x annotators^2 x labels would not)
+    a = np.r_[np.minimum(own, partner), np.minimum(data.span_rater[u], data.span_rater[v])]
+    b = np.r_[np.maximum(own, partner), np.maximum(data.span_rater[u], data.span_rater[v])]
+    pairs, pair = np.unique(a * n_r + b, return_inverse=True)
+    group = np.r_[data.span_group[span], data.span_group[u]]
+    label = np.r_[data.label[span], data.label[u]]
+    keys, inverse = np.unique(
+        (group * len(pairs) + pair.reshape(-1)) * n_l + label, return_inverse=True
     )
-    matched = key(data.span_group[u], a, b, data.label[u])
-    keys, inverse = np.unique(np.r_[counted, matched], return_inverse=True)
     inverse = inverse.reshape(-1)
     m = len(keys)
-    n_count = len(counted)
+    n_count = len(span)
     n_a = np.bincount(inverse[:n_count], weights=first_side, minlength=m)
     n_b = np.bincount(inverse[:n_count], weights=~first_side, minlength=m)
     n_matched = np.bincount(inverse[n_count:], minlength=m)
-    rest, label = np.divmod(keys, n_l)
-    rest, b_code = np.divmod(rest, n_r)
-    group, a_code = np.divmod(rest, n_r)
+    rest, label_code = np.divmod(keys, n_l)
+    group_code, pair_code = np.divmod(rest, max(len(pairs), 1))
+    a_code, b_code = np.divmod(pairs[pair_code], n_r)
     return PairCounts(
-        group,
+        group_code,
         a_code,
         b_code,
-        label,
+        label_code,
         n_a.astype(np.int64),
         n_b.astype(np.int64),
         n_matched.astype(np.int64),
