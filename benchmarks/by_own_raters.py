@@ -43,6 +43,9 @@ METHODS = [
     "bias",
     "light",
     "report",
+    "against",
+    "per_category_ci",
+    "multilabel",
 ]
 
 
@@ -73,6 +76,10 @@ def call(method: str) -> Callable[[pd.DataFrame], Any]:
             return r.consensus(method=method.removeprefix("consensus_"), ties="first")
         if method == "per_rater":
             return r.per_rater("fleiss")
+        if method == "against":  # a reference label for every item
+            return r.against(pd.Series("a", index=df["item"].unique()))
+        if method == "per_category_ci":  # the item bootstrap, 20 resamples
+            return r.per_category(confidence_level=0.95, n_resamples=20, rng=0)
         if method == "cohen":  # two raters per group: the third is dropped
             return (
                 df[df["rater"].str[1:].astype(int) % 3 < 2]
