@@ -182,3 +182,36 @@ def test_cli_icc_scores(capsys: pytest.CaptureFixture[str], tmp_path: object) ->
     assert main([*argv, "--scores", "median", "--format", "csv"]) == 0
     table = pd.read_csv(io.StringIO(capsys.readouterr().out), index_col=0)
     np.testing.assert_allclose(table["score"], frame.groupby("item")["score"].median())
+
+
+def test_complete_groups_with_positive_anova_components_take_them_exactly() -> None:
+    # On a complete two-way layout REML's estimating equations are solved by the ANOVA
+    # components when they are positive (Searle, Casella & McCulloch 1992, ch. 6): taken in
+    # closed form they are exact, where the optimiser stopped up to 5e-4 (relative) away from
+    # them in some of 20,000 groups of 2 items x 3 raters.
+    n = 2000
+    rng = np.random.default_rng(0)
+    g = np.repeat(np.arange(n), 6)
+    frame = pd.DataFrame(
+        {
+            "group": g,
+            "item": g * 2 + np.tile(np.repeat([0, 1], 3), n),
+            "rater": g * 3 + np.tile([0, 1, 2], 2 * n),
+            "score": rng.normal(size=6 * n) + np.repeat(rng.normal(size=2 * n), 3),
+        }
+    )
+    fit = frame.agree(item="item", rater="rater", label="score", by="group").consensus_scores()
+    # the two-way ANOVA of each group by hand (n = 2 items, k = 3 raters)
+    y = frame["score"].to_numpy().reshape(n, 2, 3)
+    grand = y.mean(axis=(1, 2), keepdims=True)
+    rows = 3 * ((y.mean(axis=2, keepdims=True) - grand) ** 2).sum(axis=(1, 2))
+    cols = 2 * ((y.mean(axis=1, keepdims=True) - grand) ** 2).sum(axis=(1, 2))
+    error = ((y - grand) ** 2).sum(axis=(1, 2)) - rows - cols
+    ms_r, ms_c, ms_e = rows / 1, cols / 2, error / 2
+    anova = np.stack([(ms_r - ms_e) / 3, (ms_c - ms_e) / 2, ms_e], axis=1)
+    inside = (anova > 0).all(axis=1)
+    assert 0.2 < inside.mean() < 0.6  # both kinds of groups are there
+    got = fit.variance_components.to_numpy()
+    # (1e-9: the hand sums cancel in the residual where it is small beside the total)
+    np.testing.assert_allclose(got[inside], anova[inside], rtol=1e-9)
+    assert (got[~inside] >= 0).all()  # the others from the optimiser, on the boundary side

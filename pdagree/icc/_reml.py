@@ -22,16 +22,20 @@ separable over the groups, so each group's log-variances are fitted by its own d
 iteration (Levenberg-Marquardt, the gradient and Hessian by batched central differences), all
 groups advancing together and each stopping when its step no longer lowers its objective
 beyond rounding; the estimates agree with a fit of each group alone to about 1e-10.
-On a complete layout the REML estimates are the ANOVA ones (when those are not negative).
+On a complete layout the REML estimates are the ANOVA ones when those are positive: they are
+taken in closed form there (:func:`_anova_groups`), the optimiser fits the other groups.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
 from .._lazy import scipy_sparse as sp
 from .._typing import BoolArray, FloatArray, IntArray, as_float
 from ..scores import Scores
+from ._anova import mean_squares
 
 __all__ = ["reml", "reml_groups"]
 
@@ -233,6 +237,35 @@ def _take(st: dict[str, FloatArray], groups: IntArray) -> dict[str, FloatArray]:
     return {k: (v if k == "sizes" else v[groups]) for k, v in st.items()}
 
 
+class _Closed(NamedTuple):
+    groups: IntArray
+    components: FloatArray
+
+
+def _anova_groups(scores: Scores, candidates: BoolArray) -> _Closed:
+    """The ``candidates`` groups whose REML estimates are the ANOVA ones, with those: a
+    complete layout (every item rated by each of the group's raters, at least two of each)
+    whose ANOVA components are all positive, where REML's estimating equations are solved
+    by them exactly (Searle, Casella & McCulloch 1992, ch. 6); the optimiser would reach them
+    only to its tolerance. In the groups' unit, as :func:`reml_groups`."""
+    k = scores.raters_per_group
+    group = scores.group
+    full = scores.per_item == k[group]
+    short = np.bincount(group, weights=~full, minlength=scores.n_groups) > 0
+    n = np.bincount(group, minlength=scores.n_groups)
+    usable = candidates & ~short & (n >= 2) & (k >= 2)
+    if not usable.any():
+        return _Closed(np.zeros(0, dtype=np.int64), np.zeros((0, 3)))
+    ms = mean_squares(scores, np.ones(scores.n_items, dtype=bool))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        s_a = (ms.ms_rows - ms.ms_error) / ms.k
+        s_b = (ms.ms_columns - ms.ms_error) / ms.n
+        s_e = ms.ms_error
+    inside = usable & (s_a > 0) & (s_b > 0) & (s_e > 0)
+    groups = np.flatnonzero(inside)
+    return _Closed(groups, np.stack([s_a[groups], s_b[groups], s_e[groups]], axis=1))
+
+
 def reml_groups(
     scores: Scores, fit: BoolArray | None = None
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -254,6 +287,9 @@ def reml_groups(
     scale = np.where(varies, var, 1.0)
     z = d / np.sqrt(scale[g_ann])
     out = np.full((n_groups, 3), np.nan)
+    closed = _anova_groups(scores, varies)
+    out[closed.groups] = closed.components
+    varies[closed.groups] = False
     todo = np.flatnonzero(varies)
     if not len(todo):
         return out[:, 0], out[:, 1], out[:, 2]
