@@ -338,3 +338,31 @@ def test_pairwise_concordance_refuses_a_table_too_large_to_hold() -> None:
         ratings(df, by="group").pairwise("concordance")
     small = groups_own_raters(3).assign(label=np.arange(18) % 5 * 1.5)
     assert ratings(small, by="group").pairwise("concordance").shape == (27, 9)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_interval_alpha_of_groups_with_values_of_their_own_equals_a_loop(seed: int) -> None:
+    # Continuous scores by model (LLM judges): each group's categories are its own values, and
+    # interval alpha was computed one set of categories at a time (10 groups x 20,000 items x
+    # 5 judges: 10.9 s, against 0.02 s for one group). Its moment sums do not see unused
+    # categories, so every group is computed at once: the same frame as a loop.
+    rng = np.random.default_rng(seed)
+    parts = []
+    for g in range(4):
+        n_items = int(rng.integers(3, 9))
+        x = rng.normal(size=(n_items, 1)) + rng.normal(size=(n_items, 3)) * rng.uniform(0.1, 2)
+        x = np.round(x * 10**g, int(rng.integers(0, 4)))  # scales and ties differ per group
+        keep = rng.random(x.shape) < 0.85
+        item, rater = np.nonzero(keep)
+        parts.append(
+            pd.DataFrame({"group": f"m{g}", "item": item, "rater": rater, "label": x[keep]})
+        )
+    df = pd.concat(parts, ignore_index=True)
+    got = quietly(lambda: ratings(df, by="group").alpha(level="interval"))
+    for key, sub in df.groupby("group"):
+        alone = quietly(lambda sub=sub: ratings(sub.drop(columns="group")).alpha(level="interval"))
+        row = got.loc[key]
+        assert row["value"] == pytest.approx(float(alone), rel=1e-12, abs=1e-15, nan_ok=True)
+        for name in ("observed", "expected", "n_items", "n_raters", "n_categories"):
+            assert row[name] == pytest.approx(getattr(alone, name), rel=1e-12, nan_ok=True)
+        assert row["max_delta2"] == pytest.approx(alone.max_delta2, rel=1e-12)

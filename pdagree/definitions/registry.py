@@ -25,9 +25,16 @@ def _unweighted(options: dict[str, Any]) -> bool:
 
 
 def _nominal(options: dict[str, Any]) -> bool:
-    """Nominal alpha without weights: the coincidences of the values present only."""
+    """Nominal alpha without weights: the coincidences of the values present only; interval
+    alpha: their moment sums (the distances are differences of the values present, in a
+    power-of-two unit, so exact whichever categories set it)."""
     level = options.get("level", "nominal")
-    return _unweighted(options) and isinstance(level, str) and level == "nominal"
+    return (
+        _unweighted(options)
+        and options.get("distance") is None
+        and isinstance(level, str)
+        and level in ("nominal", "interval")
+    )
 
 
 _ROWS: Reads = frozenset({ROWS})
