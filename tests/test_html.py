@@ -364,3 +364,38 @@ def test_cli_page_with_gold_labels(tmp_path: Path, capsys: pytest.CaptureFixture
     check_table(read(capsys.readouterr().out), "against", by_rater)
     assert main(["report", "--example", "fleiss1971", "--gold", "rater3"]) == 2
     assert "pass `--format html`" in capsys.readouterr().err
+
+
+def test_continuous_scores_by_model_leave_out_the_tables_by_value() -> None:
+    # LLM judges' scores by model: 3 models x 300 items x 4 judges, 3,600 distinct values.
+    # Tables and charts by value (frequencies, per category, counts, consensus labels) made
+    # pages of hundreds of MB (506 MB at 10 x 2,000 x 5) and a per-rater K x K table of
+    # 83.8 GiB; they are left out with a note, the rest equals the methods.
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(3, 300, 1)) + rng.normal(scale=0.5, size=(3, 300, 4))
+    long = pd.DataFrame(
+        {
+            "model": np.repeat(["m0", "m1", "m2"], 1200),
+            "item": np.tile(np.repeat(np.arange(300), 4), 3),
+            "judge": np.tile(["a", "b", "c", "d"], 900),
+            "score": x.ravel(),
+        }
+    )
+    ratings = long.agree(item="item", rater="judge", label="score", by="model")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdagree.PdagreeWarning)  # nominal on continuous
+        html = ratings.to_html()
+        report = ratings.report(confidence_level=0.95, rng=0)  # the page's bootstrap seed
+    assert len(html) < 1_000_000
+    page = read(html)
+    assert "continuous scores (3,600 distinct values)" in html
+    assert "pairwise Lin&#x27;s concordance" in html or "pairwise Lin's concordance" in html
+    concordance, icc = ratings.pairwise("concordance"), ratings.icc_table()
+    for group in ("m0", "m1", "m2"):
+        check_table(page, "report", report.xs(group), group)
+        check_table(page, "icc", icc.xs(group), group)
+        mine = concordance.xs(group)
+        cells = page.chart("pairwise", group)
+        assert len(cells) == 16
+        for (a, b), full in cells.items():
+            assert float(full) == mine.loc[a, b]

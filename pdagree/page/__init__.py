@@ -66,7 +66,11 @@ def to_html(
     (:meth:`consensus`); the agreement with ``gold`` when given (:meth:`against`, macro
     averages); for numeric ratings the ICC (:meth:`icc_table`) and the score consensus
     (:meth:`consensus_scores`). With ``by=`` a table of every group's coefficients comes
-    first, then the sections of each group (of the first 50).
+    first, then the sections of each group (of the first 50). Continuous scores (numeric
+    ratings with more than 50 distinct values) get the coefficients, the items, Lin's
+    concordance of each pair, the ICC and the score consensus, and a note in place of the
+    tables by value (per category, the labels' shares, the consensus labels). Intervals that
+    come from the bootstrap are drawn with ``rng=0``, so the page is the same each time.
 
     Every number on the page is the value of the method named, rounded to 4 decimals in the
     text and whole in the cell's ``data-value`` attribute. The page holds no script and

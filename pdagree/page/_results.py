@@ -20,6 +20,9 @@ __all__ = ["CONFIDENCE_LEVEL", "Computed", "Failure", "View", "compute", "numeri
 
 #: The level of the coefficients' intervals on the page.
 CONFIDENCE_LEVEL = 0.95
+#: Numeric ratings with more distinct values than this are continuous scores: the page shows
+#: their ICC, score consensus and coefficients, not tables and charts of every value.
+MAX_SCORE_CATEGORIES = 50
 
 
 @dataclass(frozen=True)
@@ -68,10 +71,28 @@ class Computed:
     icc: Any
     scores: Any  # consensus_scores: the raters' severities
     components: Any  # consensus_scores: the variance components
+    pairwise_coefficient: str = "cohen"  # what ``pairwise`` holds: "cohen" or "concordance"
+
+
+def _by_value(ratings: Ratings) -> Failure | None:
+    """Why the tables by value (per category, the frequencies, the consensus labels, per
+    rater) are left out, if the ratings are continuous scores: a column or a row for each of
+    thousands of values makes pages of hundreds of MB (and tables of categories squared)."""
+    n = ratings.n_categories
+    if not numeric(ratings) or n <= MAX_SCORE_CATEGORIES:
+        return None
+    return Failure(
+        f"the ratings are continuous scores ({n:,} distinct values): tables and charts by "
+        "value are left out; the intraclass correlations and the score consensus below read "
+        "them as numbers."
+    )
 
 
 def compute(ratings: Ratings, gold: Any, consensus: str) -> Computed:
-    """Run every method the page shows."""
+    """Run every method the page shows (for continuous scores, not those by value)."""
+    skipped = _by_value(ratings)
+    if skipped is not None:
+        return _scores_only(ratings, gold, skipped)
     fit = _attempt(ratings.consensus, consensus, rng=0)
     failed = isinstance(fit, Failure)
     summary = fit
@@ -89,7 +110,7 @@ def compute(ratings: Ratings, gold: Any, consensus: str) -> Computed:
         icc = _attempt(ratings.icc_table)
         scores = _attempt(ratings.consensus_scores)
     against = None if gold is None else _attempt(ratings.against, gold, average="macro")
-    report = _attempt(ratings.report, confidence_level=CONFIDENCE_LEVEL)
+    report = _attempt(ratings.report, confidence_level=CONFIDENCE_LEVEL, rng=0)
     return Computed(
         report=report,
         bias=None if isinstance(report, Failure) else report.attrs.get("annotator_bias"),
@@ -109,6 +130,33 @@ def compute(ratings: Ratings, gold: Any, consensus: str) -> Computed:
         components=(
             scores if scores is None or isinstance(scores, Failure) else scores.variance_components
         ),
+    )
+
+
+def _scores_only(ratings: Ratings, gold: Any, skipped: Failure) -> Computed:
+    """The page's tables of continuous scores: the coefficients, the items, the ICC and the
+    score consensus; ``skipped`` in place of the tables by value."""
+    report = _attempt(ratings.report, confidence_level=CONFIDENCE_LEVEL, rng=0)
+    scores = _attempt(ratings.consensus_scores)
+    fitted = not isinstance(scores, Failure)
+    return Computed(
+        report=report,
+        bias=None if isinstance(report, Failure) else report.attrs.get("annotator_bias"),
+        per_category=skipped,
+        pairwise=_attempt(ratings.pairwise, "concordance"),
+        per_rater=skipped,
+        frequencies=skipped,
+        counts=skipped,
+        items=_attempt(ratings.items),
+        labels=skipped,
+        quality=skipped,
+        priors=skipped,
+        fit=skipped,
+        against=None if gold is None else skipped,
+        icc=_attempt(ratings.icc_table),
+        scores=scores.raters if fitted else scores,
+        components=scores.variance_components if fitted else scores,
+        pairwise_coefficient="concordance",
     )
 
 

@@ -152,12 +152,14 @@ def per_category(view: View, context: dict[str, Any]) -> str:
 
 
 def pairwise(view: View, context: dict[str, Any]) -> str:
-    """Cohen's kappa of every pair of raters, as a heatmap."""
+    """Cohen's kappa (Lin's concordance, for continuous scores) of every pair of raters, as
+    a heatmap."""
     matrix = view.pairwise
     if not _ok(matrix):
         return _first_failure(matrix)
-    note = '<p class="note">Cohen\'s kappa of each pair of raters on the items both rated.</p>'
-    return note + heatmap(matrix, "pairwise", "pairwise Cohen's kappa")
+    name = "Cohen's kappa" if view.pairwise_coefficient == "cohen" else "Lin's concordance"
+    note = f'<p class="note">{name} of each pair of raters on the items both rated.</p>'
+    return note + heatmap(matrix, "pairwise", f"pairwise {name}")
 
 
 def per_annotator(view: View, context: dict[str, Any]) -> str:
