@@ -288,6 +288,25 @@ def test_category_set_split_equals_subset(seed: int, n_categories: int, weighted
         assert (a.declared, a.ordered, a.by, a.layout) == (b.declared, b.ordered, b.by, b.layout)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(63, 400), st.integers(1, 40))
+def test_category_sets_of_many_categories_equal_np_unique(
+    seed: int, n_categories: int, n_groups: int
+) -> None:
+    # Beyond 62 categories the rows' bits are packed into bytes (np.unique(axis=0) took over
+    # a second at 10^5 categories): the same patterns, order and groups.
+    from pdagree.category_sets import _patterns
+
+    rng = np.random.default_rng(seed)
+    shared = rng.random((int(rng.integers(1, 5)), n_categories)) < rng.random()
+    mask = shared[rng.integers(0, len(shared), n_groups)]
+    mask[rng.random(mask.shape) < 0.01] ^= True  # near-equal rows
+    want_patterns, want_inverse = np.unique(mask, axis=0, return_inverse=True)
+    patterns, inverse = _patterns(mask)
+    np.testing.assert_array_equal(patterns, want_patterns)
+    np.testing.assert_array_equal(inverse, want_inverse.ravel())
+
+
 @pytest.mark.parametrize("name", ["observed", "fleiss", "scott", "cohen", "conger", "alpha"])
 @pytest.mark.parametrize("seed", range(3))
 def test_unused_categories_ignored_exactly(name: str, seed: int) -> None:
