@@ -157,9 +157,10 @@ class _Data:
         positive *= self.wrong
         loss += positive
 
-    def accept(self, taken: BoolArray) -> None:
-        """The trial point becomes the current one for the annotations ``taken``."""
-        if taken.all():
+    def accept(self, taken: BoolArray | None) -> None:
+        """The trial point becomes the current one for the annotations ``taken`` (None:
+        all)."""
+        if taken is None or taken.all():
             self.now, self.trial = self.trial, self.now
             return
         for name in _Point.__slots__:
@@ -176,7 +177,8 @@ class _Block:
         self.owner = v.key if by_key else v.item
         self.sums = data.lay.by_key if by_key else data.lay.by_item
         # The per-annotation factor of the fixed block: beta_i, or alpha_j.
-        self.fixed = np.exp(other[v.item]) if by_key else other[v.key]
+        self.fixed = data.scratch[3]
+        np.take(np.exp(other) if by_key else other, v.item if by_key else v.key, out=self.fixed)
 
     def move(self, value: FloatArray) -> None:
         """The trial point's ``x`` and terms at ``value``."""
@@ -219,16 +221,20 @@ def _newton(block: _Block, value: FloatArray) -> FloatArray:
     step = gradient / curvature
     before = block.part(value, data.now)
     floor = before - 1e-12 * np.abs(before)
-    out = value.copy()
-    pending = np.ones(len(value), dtype=bool)
+    out = value
+    pending: BoolArray | None = None  # None: every coordinate (the first trial)
     for _ in range(HALVINGS):
-        trial = np.where(pending, value + step, out)
+        trial = value + step if pending is None else np.where(pending, value + step, out)
         block.move(trial)
         better = block.part(trial, data.trial) >= floor
-        accept = pending & better
-        out = np.where(accept, trial, out)
-        data.accept(accept[block.owner])
-        pending &= ~better
+        accept = better if pending is None else pending & better
+        if accept.all():
+            out = trial
+            data.accept(None)
+        else:
+            out = np.where(accept, trial, out)
+            data.accept(accept[block.owner])
+        pending = ~better if pending is None else pending & ~better
         if not pending.any():
             break
         step = step / 2.0
