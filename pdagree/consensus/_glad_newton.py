@@ -65,7 +65,7 @@ class Layout:
 
 
 _LAYOUTS: weakref.WeakKeyDictionary[Votes, Layout] = weakref.WeakKeyDictionary()
-_WORK = 8  # a point (x, negated terms), a trial point, four scratch arrays
+_WORK = 10  # a point (x, negated terms), a trial point, four scratch arrays, q, 1 - q
 
 
 def layout(v: Votes) -> Layout:
@@ -95,9 +95,9 @@ def item_log_labels(v: Votes, alpha: FloatArray, b: FloatArray) -> FloatArray:
     L)``, ``L = log(1 + exp(-|x|))`` and ``max(+-x, 0) = (|x| +- x) / 2``. Each item's
     annotations are added in their order, as the EM loop adds a per-annotation table."""
     lay = layout(v)
-    x, a, shared, half = lay.work[4:]
-    np.take(alpha, v.key, out=x)
-    x *= np.exp(b)[v.item]
+    x, a, shared, half = lay.work[4:8]
+    np.take(alpha, v.key, out=x, mode="clip")  # clip: no buffered copy (the keys are valid)
+    x *= np.take(np.exp(b), v.item, out=half, mode="clip")
     np.abs(x, out=a)
     np.negative(a, out=shared)
     np.exp(shared, out=shared)
@@ -135,11 +135,11 @@ class _Data:
     def __init__(self, v: Votes, posterior: FloatArray) -> None:
         lay = layout(v)
         self.v, self.lay = v, lay
-        self.q = np.take(posterior, lay.label_cell)
-        self.wrong = 1.0 - self.q
         work = lay.work
+        self.q = np.take(posterior, lay.label_cell, out=work[8], mode="clip")
+        self.wrong = np.subtract(1.0, self.q, out=work[9])
         self.now, self.trial = _Point(*work[0:2]), _Point(*work[2:4])
-        self.scratch = work[4:]
+        self.scratch = work[4:8]
 
     def evaluate(self, at: _Point) -> None:
         """The negated ``Q`` terms at ``at.x``, into ``at``."""
@@ -178,12 +178,13 @@ class _Block:
         self.sums = data.lay.by_key if by_key else data.lay.by_item
         # The per-annotation factor of the fixed block: beta_i, or alpha_j.
         self.fixed = data.scratch[3]
-        np.take(np.exp(other) if by_key else other, v.item if by_key else v.key, out=self.fixed)
+        source, index = (np.exp(other), v.item) if by_key else (other, v.key)
+        np.take(source, index, out=self.fixed, mode="clip")
 
     def move(self, value: FloatArray) -> None:
         """The trial point's ``x`` and terms at ``value``."""
         x = self.data.trial.x
-        np.take(value if self.by_key else np.exp(value), self.owner, out=x)
+        np.take(value if self.by_key else np.exp(value), self.owner, out=x, mode="clip")
         x *= self.fixed
         self.data.evaluate(self.data.trial)
 
@@ -247,8 +248,8 @@ def maximise(
     """``sweeps`` alternating Newton steps (abilities, then log-difficulties) from
     (``alpha``, ``b``) on ``Q`` given the posteriors."""
     data = _Data(v, posterior)
-    np.take(alpha, v.key, out=data.now.x)
-    data.now.x *= np.exp(b[v.item])
+    np.take(alpha, v.key, out=data.now.x, mode="clip")
+    data.now.x *= np.take(np.exp(b), v.item, out=data.scratch[0], mode="clip")
     data.evaluate(data.now)
     for _ in range(sweeps):
         alpha = _newton(_Block(data, b, by_key=True), alpha)
