@@ -173,17 +173,23 @@ def test_results_do_not_share_the_work_arrays(monkeypatch: pytest.MonkeyPatch) -
     assert not any(np.shares_memory(sums, w) for w in _glad_newton.layout(v).work)
 
 
-def test_work_arrays_are_kept_per_set_of_votes_and_freed_with_it(
+def test_work_arrays_are_kept_for_one_set_of_votes_at_a_time(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     v = steps(frames()["groups"], monkeypatch)[0][0]
     lay = _glad_newton.layout(v)
     assert _glad_newton.layout(v) is lay
-    assert all(len(w) == len(v.item) for w in lay.work)
+    work = lay.work
+    assert lay.work is work and all(len(w) == len(v.item) for w in work)
     n = len(_glad_newton._LAYOUTS)
     sub, _, _ = v.restrict(np.arange(v.n_groups) % 2 == 0)
     assert _glad_newton.layout(sub) is not lay
     assert len(_glad_newton._LAYOUTS) == n + 1
-    del sub
+    sub_work = _glad_newton.layout(sub).work  # frees the first set's arrays
+    assert all(len(w) == len(sub.item) for w in sub_work)
+    assert _glad_newton._HELD["work"][1] is sub_work
+    del sub, sub_work
     gc.collect()
     assert len(_glad_newton._LAYOUTS) == n
+    assert not _glad_newton._HELD  # the arrays went with their set of votes
+    assert lay.work is not work  # made again when the first set is used again

@@ -51,20 +51,43 @@ def _sums(owner: IntArray, size: int) -> Any:
 class Layout:
     """What GLAD's steps read of a set of votes, built once per set: the sums per key and
     per item; per annotation ``log(K - 1)`` (at least ``log 1``) and the flat position of
-    its (item, label) in an (items, K) array and of its label in an (annotations, K) one;
-    work arrays per annotation and an (annotations, K) one for the E-step's table, so that
-    each pass writes into memory that is already there."""
+    its (item, label) in an (items, K) array and of its label in an (annotations, K) one.
+    Its :attr:`work` arrays are held for one set of votes at a time."""
 
     by_key: Any
     by_item: Any
     log_k1: FloatArray
     label_cell: IntArray
     own_label: IntArray
-    work: list[FloatArray]
-    table: FloatArray
+    n_categories: int
+
+    @property
+    def work(self) -> list[FloatArray]:
+        """Work arrays, one value per annotation, and last the (annotations, K) table of
+        the E-step, so that each pass writes into memory that is already there. Only the
+        set of votes used last holds them (the EM loop works on one at a time: the groups
+        still running): using another set frees them and makes its own (a step under way
+        keeps the arrays it took)."""
+        held = _HELD.get("work")
+        if held is not None and held[0]() is self:
+            out: list[FloatArray] = held[1]
+            return out
+        _HELD.clear()  # free the other set's arrays before making these
+        n = len(self.log_k1)
+        out = [np.empty(n) for _ in range(_WORK)] + [np.empty((n, self.n_categories))]
+        _HELD["work"] = (weakref.ref(self, _release), out)
+        return out
+
+
+def _release(ref: Any) -> None:
+    """A layout is gone: free its work arrays if they are the ones held."""
+    held = _HELD.get("work")
+    if held is not None and held[0] is ref:
+        _HELD.clear()
 
 
 _LAYOUTS: weakref.WeakKeyDictionary[Votes, Layout] = weakref.WeakKeyDictionary()
+_HELD: dict[str, tuple[Any, list[FloatArray]]] = {}
 _WORK = 10  # a point (x, negated terms), a trial point, four scratch arrays, q, 1 - q
 
 
@@ -81,8 +104,7 @@ def layout(v: Votes) -> Layout:
         log_k1=np.log(np.maximum(n_allowed - 1.0, 1.0)),
         label_cell=v.item * v.n_categories + v.code,
         own_label=np.arange(n) * v.n_categories + v.code,
-        work=[np.empty(n) for _ in range(_WORK)],
-        table=np.empty((n, v.n_categories)),
+        n_categories=v.n_categories,
     )
     _LAYOUTS[v] = out
     return out
@@ -95,7 +117,8 @@ def item_log_labels(v: Votes, alpha: FloatArray, b: FloatArray) -> FloatArray:
     L)``, ``L = log(1 + exp(-|x|))`` and ``max(+-x, 0) = (|x| +- x) / 2``. Each item's
     annotations are added in their order, as the EM loop adds a per-annotation table."""
     lay = layout(v)
-    x, a, shared, half = lay.work[4:8]
+    work = lay.work
+    x, a, shared, half = work[4:8]
     np.take(alpha, v.key, out=x, mode="clip")  # clip: no buffered copy (the keys are valid)
     x *= np.take(np.exp(b), v.item, out=half, mode="clip")
     np.abs(x, out=a)
@@ -111,7 +134,7 @@ def item_log_labels(v: Votes, alpha: FloatArray, b: FloatArray) -> FloatArray:
     a += shared
     np.negative(a, out=a)
     a -= lay.log_k1
-    table = lay.table
+    table = work[_WORK]
     table[:] = a[:, None]
     table.ravel()[lay.own_label] = right
     return as_float(lay.by_item @ table)
