@@ -1,5 +1,5 @@
-"""GLAD's M-step and E-step sums over all ``by=`` groups at once, in work arrays kept per set
-of votes and with sparse sums.
+"""GLAD's M-step and E-step sums over all ``by=`` groups at once, in kept work arrays and
+with sparse sums.
 
 The arithmetic is :mod:`._glad`'s as it was (the same operations in the same order, so the
 same numbers to the last bit); what changes is where it happens. Each pass over the
