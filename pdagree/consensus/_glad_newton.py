@@ -114,30 +114,27 @@ def item_log_labels(v: Votes, alpha: FloatArray, b: FloatArray) -> FloatArray:
     """Per item and category ``k``, the sum over the item's annotations of ``log P(label |
     k)`` (n_items, K): ``log sigma(x)`` where the label is ``k`` and ``log sigma(-x) -
     log(K - 1)`` elsewhere, with ``x = alpha_j beta_i``, ``log sigma(+-x) = -(max(-+x, 0) +
-    L)``, ``L = log(1 + exp(-|x|))`` and ``max(+-x, 0) = (|x| +- x) / 2``. Each item's
-    annotations are added in their order, as the EM loop adds a per-annotation table."""
+    L)``, ``L = log(1 + exp(-|x|))`` and ``max(-x, 0) = max(x, 0) - x``. Each item's
+    annotations are added in their order, as the EM loop adds a per-annotation table; the
+    table holds the negated terms (the negation of a sum is the sum of the negations)."""
     lay = layout(v)
     work = lay.work
-    x, a, shared, half = work[4:8]
+    x, shared, positive = work[4:7]
     np.take(alpha, v.key, out=x, mode="clip")  # clip: no buffered copy (the keys are valid)
-    x *= np.take(np.exp(b), v.item, out=half, mode="clip")
-    np.abs(x, out=a)
-    np.negative(a, out=shared)
+    x *= np.take(np.exp(b), v.item, out=shared, mode="clip")
+    np.copysign(x, -1.0, out=shared)  # -|x|
     np.exp(shared, out=shared)
     np.log1p(shared, out=shared)
-    a *= 0.5
-    np.multiply(x, 0.5, out=half)
-    right = np.subtract(a, half, out=x)  # max(-x, 0); log sigma(x) = -(it + L)
+    np.maximum(x, 0.0, out=positive)
+    right = np.subtract(positive, x, out=x)  # max(-x, 0): -log sigma(x) = it + L
     right += shared
-    np.negative(right, out=right)
-    a += half  # max(x, 0)
-    a += shared
-    np.negative(a, out=a)
-    a -= lay.log_k1
+    positive += shared  # -log sigma(-x) + log(K - 1)
+    positive += lay.log_k1
     table = work[_WORK]
-    table[:] = a[:, None]
+    table[:] = positive[:, None]
     table.ravel()[lay.own_label] = right
-    return as_float(lay.by_item @ table)
+    out = as_float(lay.by_item @ table)
+    return np.negative(out, out=out)
 
 
 class _Point:
