@@ -19,7 +19,7 @@ from typing import Protocol
 import numpy as np
 
 from .._kernels.rows import row_max, row_sum
-from .._typing import BoolArray, FloatArray, IntArray
+from .._typing import BoolArray, FloatArray, IntArray, as_float
 from ._convergence import Convergence, Params, owned
 from ._majority import shares
 from ._squarem import Accelerated, extrapolate
@@ -41,10 +41,11 @@ class Model(Protocol):
 
     def start(self, v: Votes) -> Params: ...
 
-    def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, bool]:
+    def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, bool | str]:
         """The log prior of each category per group (G, K); ``log P(label | category k)``,
         either per (key, label) as a (keys * K, K) table (third item True: the model's
-        probabilities depend on the annotator and the label only) or per annotation (A, K)."""
+        probabilities depend on the annotator and the label only), per annotation (A, K)
+        (False), or already summed over each item's annotations (n_items, K) (``"item"``)."""
         ...
 
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params: ...
@@ -63,17 +64,19 @@ class Fit:
 
 
 def posterior(
-    v: Votes, log_prior: FloatArray, contribution: FloatArray, by_label: bool
+    v: Votes, log_prior: FloatArray, contribution: FloatArray, by_label: bool | str
 ) -> tuple[FloatArray, FloatArray]:
     """The posteriors ``T_ik`` proportional to ``p_k prod_a P(l_a | k)`` over item ``i``'s
     annotations, and each group's marginal log-likelihood; known items are certain."""
     k = v.n_categories
-    if by_label:  # one sparse product: each item's sum over its (key, label) pairs
+    if by_label == "item":  # the model summed them (a new array, added to in place)
+        summed = contribution
+    elif by_label:  # one sparse product: each item's sum over its (key, label) pairs
         summed = np.asarray(v.incidence @ contribution)
     else:
         key = (v.item[:, None] * k + np.arange(k)).ravel()
         flat = np.bincount(key, weights=contribution.ravel(), minlength=v.n_items * k)
-        summed = flat.reshape(v.n_items, k)
+        summed = as_float(flat.reshape(v.n_items, k))
     joint = summed
     joint += log_prior[v.group] if v.n_groups > 1 else log_prior
     top = row_max(joint)

@@ -40,7 +40,7 @@ class Accelerated(Protocol):
 
     owner: dict[str, str]
 
-    def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, bool]:
+    def log_label(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, bool | str]:
         """As :meth:`~._em.Model.log_label`."""
         ...
 
