@@ -58,6 +58,7 @@ class Mace:
     """MACE's trust ``theta`` (per key) and spam strategies ``xi`` (keys, K)."""
 
     owner = {"theta": "key", "xi": "key"}  # noqa: RUF012 - read-only map
+    step_limit = 1.0  # SQUAREM's first largest step (:func:`._squarem.first_limit`)
 
     def start(self, v: Votes) -> Params:
         xi = v.uniform[v.key_group]
@@ -76,6 +77,15 @@ class Mace:
         for c in range(k):
             table[:, c, c] = right[:, c]
         return v.log_uniform, table.reshape(-1, k), True
+
+    def log_diagonal(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """:meth:`log_label`'s two values per (key, label): ``log((1 - theta) xi_l)``, for
+        any true category but ``l``, and ``log(theta + (1 - theta) xi_l)``, for ``l``."""
+        theta = params["theta"][:, None]
+        spam = (1.0 - theta) * params["xi"]
+        log_off = np.log(np.maximum(spam, FLOOR))
+        spam += theta
+        return v.log_uniform, log_off, np.log(np.maximum(spam, FLOOR, out=spam), out=spam)
 
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params:
         s = _smoothing(v)

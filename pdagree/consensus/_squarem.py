@@ -26,11 +26,23 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .._typing import FloatArray
+from .._typing import BoolArray, FloatArray
 from ._convergence import Params, owned
 from ._votes import Votes
 
-__all__ = ["Accelerated", "extrapolate"]
+__all__ = ["STEP_FACTOR", "Accelerated", "extrapolate", "first_limit"]
+
+STEP_FACTOR = 4.0
+"""A model may bound the step length (:func:`first_limit`): each group's bound is then
+multiplied by this factor at each cycle whose step reaches it and divided by it (to no less
+than 1) where a step that long lowered the objective: the ``mstep = 4`` of Varadhan &
+Roland's SQUAREM package."""
+
+
+def first_limit(model: object) -> float:
+    """The largest ``|alpha|`` of a group's first cycle: the model's ``step_limit`` (MACE:
+    1, the package's ``step.max0``), else none."""
+    return float(getattr(model, "step_limit", np.inf))
 
 
 @runtime_checkable
@@ -66,7 +78,9 @@ def _group_sum(v: Votes, owner: dict[str, str], squares: Params) -> FloatArray:
     return out
 
 
-def extrapolate(v: Votes, owner: dict[str, str], cycle: list[Params]) -> tuple[Params, FloatArray]:
+def extrapolate(
+    v: Votes, owner: dict[str, str], cycle: list[Params], longest: FloatArray
+) -> tuple[Params, FloatArray, BoolArray]:
     """The extrapolated free parameters from the cycle's three iterates (free scale), and
     each group's step length ``alpha`` (``-1``: ``theta_2``, nothing extrapolated)."""
     start, first, second = cycle
@@ -77,8 +91,10 @@ def extrapolate(v: Votes, owner: dict[str, str], cycle: list[Params]) -> tuple[P
     with np.errstate(divide="ignore", invalid="ignore"):
         alpha = -np.sqrt(rr / ww)
     alpha = np.where(np.isfinite(alpha), np.minimum(alpha, -1.0), -1.0)
+    capped = alpha <= -longest
+    alpha = np.maximum(alpha, -longest)
     out = {}
     for name, value in start.items():
         a = alpha[owned(v, owner[name])].reshape((-1,) + (1,) * (value.ndim - 1))
         out[name] = value - 2.0 * a * r[name] + a * a * w[name]
-    return out, alpha
+    return out, alpha, capped

@@ -101,6 +101,18 @@ class Votes:
         )
 
     @cached_property
+    def key_label(self) -> IntArray:
+        """Per annotation, its (key, label) cell: ``key * K + code``."""
+        out: IntArray = self.key * self.n_categories + self.code
+        return out
+
+    @cached_property
+    def item_label(self) -> IntArray:
+        """Per annotation, its (item, label) cell: ``item * K + code``."""
+        out: IntArray = self.item * self.n_categories + self.code
+        return out
+
+    @cached_property
     def counted(self) -> BoolArray:
         """The items with votes or a known label (the others have no posterior)."""
         out: BoolArray = (np.bincount(self.item, minlength=self.n_items) > 0) | (self.gold >= 0)
