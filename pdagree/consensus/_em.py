@@ -57,8 +57,8 @@ class Diagonal(Protocol):
     annotation (:func:`diagonal_posterior`) instead of a row of ``K``."""
 
     def log_diagonal(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """The log prior of each category per group (G, K), and per (key, label) (keys, K)
-        ``log P(l | k)`` for ``k != l`` and for ``k = l``."""
+        """The log prior of each category per item (n_items, K), and per (key, label)
+        (keys, K) ``log P(l | k)`` for ``k != l`` and for ``k = l``."""
         ...
 
 
@@ -116,12 +116,13 @@ def diagonal_posterior(
     gain = (log_on - log_off).ravel()
     flat = np.bincount(v.item_label, weights=gain[v.key_label], minlength=v.n_items * k)
     joint = as_float(flat).reshape(v.n_items, k)
-    joint += log_prior[v.group] if v.n_groups > 1 else log_prior
+    joint += log_prior
     top = row_max(joint)
-    post = joint - top[:, None]
+    post = joint.ravel() - np.repeat(top, k)  # flat: no broadcasting along a short axis
     np.exp(post, out=post)
+    post = post.reshape(v.n_items, k)
     scale = row_sum(post)
-    post /= scale[:, None]
+    post.ravel()[:] /= np.repeat(scale, k)
     log_total = top + np.log(scale)
     known = v.gold >= 0
     if known.any():  # semi-supervised: the known label is certain
@@ -150,7 +151,7 @@ def start_posterior(v: Votes) -> FloatArray:
     return out
 
 
-COMPACT = 0.8
+COMPACT = 0.95
 """The votes are cut down to the active groups once these are at most this share of the
 groups of the current copy (cutting costs less than one E- and M-step over them)."""
 

@@ -81,29 +81,36 @@ class Mace:
     def log_diagonal(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, FloatArray]:
         """:meth:`log_label`'s two values per (key, label): ``log((1 - theta) xi_l)``, for
         any true category but ``l``, and ``log(theta + (1 - theta) xi_l)``, for ``l``."""
-        theta = params["theta"][:, None]
-        spam = (1.0 - theta) * params["xi"]
+        shape = params["xi"].shape
+        theta = np.repeat(params["theta"], shape[1])  # flat (keys * K): no broadcasting
+        spam = (1.0 - theta) * params["xi"].ravel()
         log_off = np.log(np.maximum(spam, FLOOR))
         spam += theta
-        return v.log_uniform, log_off, np.log(np.maximum(spam, FLOOR, out=spam), out=spam)
+        log_on = np.log(np.maximum(spam, FLOOR, out=spam), out=spam)
+        return v.item_log_uniform, log_off.reshape(shape), log_on.reshape(shape)
 
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params:
-        s = _smoothing(v)
-        theta, xi = params["theta"], params["xi"]
         # Per (key, label): the posterior mass on the label being the true category, and the
         # share of it that is knowing rather than a spam draw that happened to be right.
+        # Flat (keys * K) arrays: numpy broadcasts slowly along a short trailing axis.
         k = v.n_categories
-        right = as_float(
-            np.bincount(
-                v.key * k + v.code, weights=posterior[v.item, v.code], minlength=v.n_keys * k
-            )
-        ).reshape(v.n_keys, k)
-        given = theta[:, None] + (1.0 - theta)[:, None] * xi
-        knowing = right * np.where(given > 0, theta[:, None] / np.maximum(given, FLOOR), 0.0)
-        n = row_sum(v.per_label)
-        theta = (row_sum(knowing) + s) / (n + 2 * s)
-        spammed = np.where(v.key_allowed, v.per_label - knowing + s[:, None], 0.0)
-        return {"theta": theta, "xi": spammed / row_sum(spammed)[:, None]}
+        on_label = posterior.ravel()[v.item_label]  # T_{i l_a}
+        right = np.bincount(v.key_label, weights=on_label, minlength=v.n_keys * k)
+        theta = np.repeat(params["theta"], k)
+        share = (1.0 - theta) * params["xi"].ravel()
+        share += theta  # P(l) given the label is right: theta + (1 - theta) xi_l
+        # theta / share is 0 where share is (theta is then 0 too)
+        knowing = as_float(right * (theta / np.maximum(share, FLOOR))).reshape(v.n_keys, k)
+        s = _smoothing(v)
+        theta = (row_sum(knowing) + s) / (v.n_labels + 2 * s)
+        # the smoothing on the group's categories only: SMOOTHING / K_g there, 0 elsewhere
+        spammed = SMOOTHING * v.key_uniform
+        spammed += v.per_label
+        spammed -= knowing  # 0 off the group's categories: nobody gave those labels
+        total = row_sum(spammed)
+        flat = spammed.ravel()
+        flat /= np.repeat(total, k)
+        return {"theta": theta, "xi": spammed}
 
     def free(self, v: Votes, params: Params) -> Params:
         """``logit theta`` and ``log xi`` (0 where a category is not the group's)."""

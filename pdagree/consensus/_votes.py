@@ -89,6 +89,18 @@ class Votes:
         return out
 
     @cached_property
+    def item_log_uniform(self) -> FloatArray:
+        """(n_items, K): :attr:`log_uniform` of each item's group."""
+        out: FloatArray = self.log_uniform[self.group]
+        return out
+
+    @cached_property
+    def key_uniform(self) -> FloatArray:
+        """(keys, K): :attr:`uniform` of each key's group."""
+        out: FloatArray = self.uniform[self.key_group]
+        return out
+
+    @cached_property
     def incidence(self) -> Any:
         """The sparse (n_items, keys * K) matrix with a 1 at (item, key * K + label) for each
         annotation: one product with it sums per-(key, label) quantities over each item's
@@ -131,6 +143,12 @@ class Votes:
         k = self.n_categories
         flat = np.bincount(self.key * k + self.code, minlength=self.n_keys * k)
         out: FloatArray = flat.reshape(self.n_keys, k).astype(np.float64)
+        return out
+
+    @cached_property
+    def n_labels(self) -> FloatArray:
+        """Per key, how many labels the annotator gave."""
+        out: FloatArray = np.bincount(self.key, minlength=self.n_keys).astype(np.float64)
         return out
 
     def sums(self, posterior: FloatArray) -> FloatArray:
