@@ -122,8 +122,10 @@ class Mace:
     def bound(self, v: Votes, free: Params) -> Params:
         """``theta`` and ``xi`` from :meth:`free`'s scale, each strategy renormalised."""
         log_xi = np.where(v.key_allowed, free["xi"], -np.inf)
-        xi = np.exp(log_xi - row_max(log_xi)[:, None])
-        return {"theta": special.expit(free["theta"]), "xi": xi / row_sum(xi)[:, None]}
+        k = log_xi.shape[1]
+        xi = np.exp(log_xi.ravel() - np.repeat(row_max(log_xi), k)).reshape(log_xi.shape)
+        xi.ravel()[:] /= np.repeat(row_sum(xi), k)
+        return {"theta": special.expit(free["theta"]), "xi": xi}
 
     def penalty(self, v: Votes, params: Params) -> FloatArray:
         """Per group, the log-densities (up to constants) of the Beta and Dirichlet priors

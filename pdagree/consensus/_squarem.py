@@ -26,6 +26,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from .._kernels.rows import row_sum
 from .._typing import BoolArray, FloatArray
 from ._convergence import Params, owned
 from ._votes import Votes
@@ -73,7 +74,7 @@ def _group_sum(v: Votes, owner: dict[str, str], squares: Params) -> FloatArray:
     """Per group, the sum of every entry of ``squares`` the group owns."""
     out = np.zeros(v.n_groups)
     for name, value in squares.items():
-        per_entry = value.reshape(len(value), -1).sum(axis=1) if value.ndim > 1 else value
+        per_entry = row_sum(value.reshape(len(value), -1)) if value.ndim > 1 else value
         out += np.bincount(owned(v, owner[name]), weights=per_entry, minlength=v.n_groups)
     return out
 
@@ -95,6 +96,8 @@ def extrapolate(
     alpha = np.maximum(alpha, -longest)
     out = {}
     for name, value in start.items():
-        a = alpha[owned(v, owner[name])].reshape((-1,) + (1,) * (value.ndim - 1))
+        a = alpha[owned(v, owner[name])]
+        if value.ndim > 1:  # repeated per entry: numpy broadcasts slowly along short axes
+            a = np.repeat(a, value[0].size).reshape(value.shape)
         out[name] = value - 2.0 * a * r[name] + a * a * w[name]
     return out, alpha, capped
