@@ -181,3 +181,18 @@ def test_group_maxima_with_entries_in_or_out_of_group_order(shuffle: bool) -> No
     full = np.repeat(np.arange(40), 3)
     values = rng.random(len(full))
     np.testing.assert_array_equal(_GroupMax(full, 40)(values), values.reshape(40, 3).max(axis=1))
+
+
+def test_a_restricted_copy_takes_over_the_tables_it_would_compute() -> None:
+    df, truth = simulate(60, [0.9, 0.6], seed=1)
+    df["group"] = df["item"] % 7
+    v = _votes_of(long(df, by="group"), truth.iloc[:5])
+    names = ["key_allowed", "key_uniform", "per_label", "n_labels", "item_log_uniform", "counted"]
+    for name in names:
+        getattr(v, name)
+    keep = np.arange(v.n_groups) % 3 != 1
+    sub, _, _ = v.restrict(keep)
+    fresh = _votes.Votes(**{f: getattr(sub, f) for f in _votes.Votes.__dataclass_fields__})
+    for name in names:
+        assert name in sub.__dict__
+        np.testing.assert_array_equal(getattr(sub, name), getattr(fresh, name))

@@ -186,7 +186,23 @@ class Votes:
             gold_rater=self.gold_rater,
             key_group=new_group[self.key_group[key_kept]],
         )
+        # what the copy would compute again: the kept rows of what is computed already
+        known = self.__dict__
+        for name, kept in _CARRIED.items():
+            if name in known:
+                sub.__dict__[name] = known[name][key_kept if kept == "key" else item_kept]
         return sub, item_kept, key_kept
+
+
+_CARRIED = {
+    "key_allowed": "key",
+    "key_uniform": "key",
+    "per_label": "key",
+    "n_labels": "key",
+    "item_log_uniform": "item",
+    "counted": "item",
+}
+"""The cached per-key and per-item tables a restricted copy takes over (row by row)."""
 
 
 def votes(data: RatingData, gold: Any = None) -> Votes:
