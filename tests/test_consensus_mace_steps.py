@@ -196,3 +196,20 @@ def test_a_restricted_copy_takes_over_the_tables_it_would_compute() -> None:
     for name in names:
         assert name in sub.__dict__
         np.testing.assert_array_equal(getattr(sub, name), getattr(fresh, name))
+
+
+@pytest.mark.parametrize("by", ["group", ["group", "half"]])
+def test_priors_are_indexed_by_group_and_category(by: Any) -> None:
+    df = small_groups(6, seed=3)
+    df["group"] = df["group"].map(lambda g: f"g{5 - g}")  # not in sorted order
+    df["half"] = df["item"] % 2
+    c = long(df, by=by).consensus("mace")
+    columns = by if isinstance(by, list) else [by]
+    keys = sorted(df.drop_duplicates(columns)[columns].itertuples(index=False, name=None))
+    expected = pd.MultiIndex.from_tuples(
+        [(*key, cat) for key in keys for cat in ["a", "b", "c"]], names=[*columns, None]
+    )
+    pd.testing.assert_index_equal(c.priors.index, expected)
+    assert c.priors.name == "prior"
+    for key in keys:
+        assert c.priors.loc[key if len(key) > 1 else key[0]].sum() == pytest.approx(1.0)

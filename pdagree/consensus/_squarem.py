@@ -15,6 +15,11 @@ which starts the next cycle. Where ``theta'`` has a lower penalised log-likeliho
 instead: plain EM, so each cycle does at least as well as two EM steps, and the fixed points
 are EM's.
 
+A model may also bound the step length as the authors' SQUAREM package does
+(:func:`first_limit`, :data:`STEP_FACTOR`: ``|alpha|`` at most 1 in a group's first cycle,
+the bound multiplied by 4 at each cycle that reaches it and divided by 4 where a jump that
+long is refused): MACE does.
+
 The norms, the step length and the choice are each group's own (the parameters a group
 owns, on a scale where any real value is in the parameter space: the model's
 :meth:`~Accelerated.free`), so a group's iterates equal its iterates fitted alone.
