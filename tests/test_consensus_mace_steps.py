@@ -63,6 +63,7 @@ def test_the_one_value_e_step_equals_the_table_e_step() -> None:
             table_post, table_log_likelihood = _em.posterior(v, *model.log_label(v, params))
             np.testing.assert_allclose(post, table_post, rtol=0, atol=1e-12)
             np.testing.assert_allclose(log_likelihood, table_log_likelihood, rtol=1e-12)
+            assert np.all(post[~v.allowed[v.group]] == 0.0)  # not the group's: exactly 0
         if gold is not None:
             assert np.all(post[v.gold >= 0].max(axis=1) == 1.0)
 
@@ -77,6 +78,10 @@ def test_the_m_step_keeps_strategies_on_the_group_s_categories() -> None:
     assert np.all(new["xi"][~v.key_allowed] == 0.0) and np.all(new["xi"][v.key_allowed] > 0)
     np.testing.assert_allclose(new["xi"].sum(axis=1), 1.0, rtol=1e-14)
     assert np.all((new["theta"] > 0) & (new["theta"] < 1))
+    back = Mace().bound(v, Mace().free(v, new))  # the jump's way back from the free scale
+    assert np.all(back["xi"][~v.key_allowed] == 0.0)
+    np.testing.assert_allclose(back["xi"], new["xi"], rtol=1e-12, atol=0)
+    np.testing.assert_allclose(back["theta"], new["theta"], rtol=1e-12)
 
 
 def test_step_lengths_are_bounded_per_group() -> None:

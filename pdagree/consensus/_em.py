@@ -119,7 +119,12 @@ def diagonal_posterior(
     joint += log_prior
     top = row_max(joint)
     post = joint.ravel() - np.repeat(top, k)  # flat: no broadcasting along a short axis
-    np.exp(post, out=post)
+    if v.restricted:  # exp(-inf) takes numpy's slow path: exp(-700), then 0 where -inf
+        np.maximum(post, -700.0, out=post)
+        np.exp(post, out=post)
+        post *= v.item_allowed.ravel()
+    else:
+        np.exp(post, out=post)
     post = post.reshape(v.n_items, k)
     scale = row_sum(post)
     post.ravel()[:] /= np.repeat(scale, k)

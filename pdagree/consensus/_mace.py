@@ -125,10 +125,16 @@ class Mace:
 
     def bound(self, v: Votes, free: Params) -> Params:
         """``theta`` and ``xi`` from :meth:`free`'s scale, each strategy renormalised."""
-        log_xi = np.where(v.key_allowed, free["xi"], -np.inf)
+        log_xi = free["xi"]
         k = log_xi.shape[1]
-        xi = np.exp(log_xi.ravel() - np.repeat(row_max(log_xi), k)).reshape(log_xi.shape)
-        xi.ravel()[:] /= np.repeat(row_sum(xi), k)
+        top = row_max(np.where(v.key_allowed, log_xi, -np.inf))  # over the group's categories
+        flat = log_xi.ravel() - np.repeat(top, k)
+        # exp of very negative values takes numpy's slow path: from -700 (1e-304) up
+        np.exp(np.maximum(flat, -700.0, out=flat), out=flat)
+        xi = flat.reshape(log_xi.shape)
+        if v.restricted:  # 0 off the group's categories
+            np.multiply(xi, v.key_allowed, out=xi)
+        flat /= np.repeat(row_sum(xi), k)
         return {"theta": special.expit(free["theta"]), "xi": xi}
 
     def penalty(self, v: Votes, params: Params) -> FloatArray:

@@ -95,6 +95,17 @@ class Votes:
         return out
 
     @cached_property
+    def restricted(self) -> bool:
+        """Whether some group may not take some category."""
+        return not bool(self.allowed.all())
+
+    @cached_property
+    def item_allowed(self) -> FloatArray:
+        """(n_items, K): 1.0 where the item's group may take the category, else 0.0."""
+        out: FloatArray = self.allowed[self.group].astype(np.float64)
+        return out
+
+    @cached_property
     def key_uniform(self) -> FloatArray:
         """(keys, K): :attr:`uniform` of each key's group."""
         out: FloatArray = self.uniform[self.key_group]
@@ -200,6 +211,7 @@ _CARRIED = {
     "per_label": "key",
     "n_labels": "key",
     "item_log_uniform": "item",
+    "item_allowed": "item",
     "counted": "item",
 }
 """The cached per-key and per-item tables a restricted copy takes over (row by row)."""
