@@ -17,7 +17,7 @@ Each EM step moves every parameter by a share of the distance left, about 2 % on
 Identification data (about 400 steps against Dawid-Skene's 20 to ``tol=1e-7``), so the loop
 accelerates it with SQUAREM cycles (:mod:`._squarem`; 1,250 EM steps to ``tol=1e-13`` on
 the Duck data, 145 in cycles, to the same fixed point), their step lengths bounded as in
-Varadhan & Roland's package (:attr:`Mace.step_limit`: on many small ``by=`` groups the
+Varadhan's SQUAREM package (:attr:`Mace.step_limit`: on many small ``by=`` groups the
 unbounded steps alternate between about -2 and -200 and take more cycles). The
 extrapolation runs on ``logit theta`` and ``log xi`` (:meth:`Mace.free`), each strategy
 renormalised after it, so that the extrapolated point is in the parameter space; its

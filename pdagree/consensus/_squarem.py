@@ -15,7 +15,7 @@ which starts the next cycle. Where ``theta'`` has a lower penalised log-likeliho
 instead: plain EM, so each cycle does at least as well as two EM steps, and the fixed points
 are EM's.
 
-A model may also bound the step length as the authors' SQUAREM package does
+A model may also bound the step length as Varadhan's SQUAREM package for R does
 (:func:`first_limit`, :data:`STEP_FACTOR`: ``|alpha|`` at most 1 in a group's first cycle,
 the bound multiplied by 4 at each cycle that reaches it and divided by 4 where a jump that
 long is refused): MACE does.
@@ -41,8 +41,8 @@ __all__ = ["STEP_FACTOR", "Accelerated", "extrapolate", "first_limit"]
 STEP_FACTOR = 4.0
 """A model may bound the step length (:func:`first_limit`): each group's bound is then
 multiplied by this factor at each cycle whose step reaches it and divided by it (to no less
-than 1) where a step that long lowered the objective: the ``mstep = 4`` of Varadhan &
-Roland's SQUAREM package."""
+than 1) where a step that long lowered the objective: the ``mstep = 4`` of Varadhan's
+SQUAREM package for R."""
 
 
 def first_limit(model: object) -> float:
