@@ -58,6 +58,9 @@ class Recording(Plain):
     def penalty(self, v: Any, params: Any) -> Any:
         return self.model.penalty(v, params)
 
+    def __getattr__(self, name: str) -> Any:  # the rest as the model (MACE's E-step, bound)
+        return getattr(self.model, name)
+
 
 def data_sets() -> dict[str, pdagree.Ratings]:
     answers, _ = duck()

@@ -72,19 +72,27 @@ def _row_max(change: FloatArray) -> FloatArray:
 
 class _GroupMax:
     """The largest value per group, for entries owned by groups, keys or items: one sort of
-    the owners' groups, then one ``np.maximum.reduceat`` per call."""
+    the owners' groups (none where they are in order already), then one
+    ``np.maximum.reduceat`` per call."""
 
     def __init__(self, group: IntArray, n_groups: int) -> None:
         self.n_groups = n_groups
-        self.order = np.argsort(group, kind="stable")
+        in_order = bool((group[1:] >= group[:-1]).all())  # entries already by group
+        self.order = None if in_order else np.argsort(group, kind="stable")
         counts = np.bincount(group, minlength=n_groups)
         self.present = counts > 0
+        self.everywhere = bool(self.present.all())
         self.starts = (np.cumsum(counts) - counts)[self.present]
 
     def __call__(self, values: FloatArray) -> FloatArray:
+        if not len(values):
+            return np.zeros(self.n_groups)
+        ordered = values if self.order is None else values[self.order]
+        top: FloatArray = np.maximum.reduceat(ordered, self.starts)
+        if self.everywhere:
+            return top
         out = np.zeros(self.n_groups)
-        if len(values):
-            out[self.present] = np.maximum.reduceat(values[self.order], self.starts)
+        out[self.present] = top
         return out
 
 
@@ -118,10 +126,15 @@ class Convergence:
         """Per group, the largest absolute change of a posterior or a parameter."""
         post, params = now
         old_post, old_params = before
-        out = self._largest("item", np.abs(post - old_post))
+        # per entry first, the parameters of one owner together: one reduction per owner
+        entry = {"item": _row_max(np.abs(post - old_post))}
         for name, value in params.items():
-            step = self._largest(self.owner[name], np.abs(value - old_params[name]))
-            out = np.maximum(out, step)
+            step = _row_max(np.abs(value - old_params[name]))
+            kind = self.owner[name]
+            entry[kind] = np.maximum(entry[kind], step) if kind in entry else step
+        out = np.zeros(self.v.n_groups)
+        for kind, step in entry.items():
+            out = np.maximum(out, self._largest(kind, step))
         return out
 
     def settled(

@@ -14,7 +14,7 @@ a penalty (GLAD, MACE) run in SQUAREM cycles (:mod:`._squarem`), each group on i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -22,10 +22,10 @@ from .._kernels.rows import row_max, row_sum
 from .._typing import BoolArray, FloatArray, IntArray, as_float
 from ._convergence import Convergence, Params, owned
 from ._majority import shares
-from ._squarem import Accelerated, extrapolate
+from ._squarem import STEP_FACTOR, Accelerated, extrapolate, first_limit
 from ._votes import Votes
 
-__all__ = ["FLOOR", "Fit", "Model", "Params", "posterior", "run"]
+__all__ = ["FLOOR", "Diagonal", "Fit", "Model", "Params", "e_step", "posterior", "run"]
 
 FLOOR = 1e-10
 """Probabilities are floored here before their logarithm is taken, so that one unseen
@@ -49,6 +49,18 @@ class Model(Protocol):
         ...
 
     def m_step(self, v: Votes, posterior: FloatArray, params: Params) -> Params: ...
+
+
+@runtime_checkable
+class Diagonal(Protocol):
+    """A model whose ``log P(label l | category k)`` per annotator takes one value where
+    ``l = k`` and one other for every ``k != l`` (MACE): its E-step sums one value per
+    annotation (:func:`diagonal_posterior`) instead of a row of ``K``."""
+
+    def log_diagonal(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """The log prior of each category per item (n_items, K), and per (key, label)
+        (keys, K) ``log P(l | k)`` for ``k != l`` and for ``k = l``."""
+        ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,6 +108,50 @@ def posterior(
     return post, total
 
 
+def diagonal_posterior(
+    v: Votes, log_prior: FloatArray, log_off: FloatArray, log_on: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """As :func:`posterior`, for a :class:`Diagonal` model: item ``i``'s joint for category
+    ``k`` is the sum of ``log_off`` over its annotations (the same for every ``k``: it
+    cancels in the posteriors) plus ``log_on - log_off`` over those with label ``k``; the
+    first sum enters each group's log-likelihood as one sum over its keys' labels."""
+    k = v.n_categories
+    gain = (log_on - log_off).ravel()
+    flat = np.bincount(v.item_label, weights=gain[v.key_label], minlength=v.n_items * k)
+    joint = as_float(flat).reshape(v.n_items, k)
+    joint += log_prior
+    top = row_max(joint)
+    post = joint.ravel() - np.repeat(top, k)  # flat: no broadcasting along a short axis
+    if v.restricted:  # exp(-inf) takes numpy's slow path: exp(-700), then 0 where -inf
+        np.maximum(post, -700.0, out=post)
+        np.exp(post, out=post)
+        post *= v.item_allowed.ravel()
+    else:
+        np.exp(post, out=post)
+    post = post.reshape(v.n_items, k)
+    scale = row_sum(post)
+    post.ravel()[:] /= np.repeat(scale, k)
+    log_total = top + np.log(scale)
+    known = v.gold >= 0
+    if known.any():  # semi-supervised: the known label is certain
+        rows = np.flatnonzero(known)
+        log_total[rows] = joint[rows, v.gold[rows]]
+        post[rows] = 0.0
+        post[rows, v.gold[rows]] = 1.0
+    log_total = np.where(v.counted, log_total, 0.0)
+    total = as_float(np.bincount(v.group, weights=log_total, minlength=v.n_groups))
+    base = row_sum(v.per_label * log_off)  # per key: the log_off of each of its labels
+    total += np.bincount(v.key_group, weights=base, minlength=v.n_groups)
+    return post, total
+
+
+def e_step(v: Votes, model: Model | Accelerated, params: Params) -> tuple[FloatArray, FloatArray]:
+    """The posteriors of ``params`` and each group's marginal log-likelihood."""
+    if isinstance(model, Diagonal):
+        return diagonal_posterior(v, *model.log_diagonal(v, params))
+    return posterior(v, *model.log_label(v, params))
+
+
 def start_posterior(v: Votes) -> FloatArray:
     """The vote shares (zeros for an item without votes; known items certain): the starting
     posteriors, as Dawid & Skene start from the observed proportions."""
@@ -103,7 +159,7 @@ def start_posterior(v: Votes) -> FloatArray:
     return out
 
 
-COMPACT = 0.8
+COMPACT = 0.95
 """The votes are cut down to the active groups once these are at most this share of the
 groups of the current copy (cutting costs less than one E- and M-step over them)."""
 
@@ -162,6 +218,7 @@ def _jump(
     cycle: list[Params],
     now: tuple[FloatArray, Params, FloatArray],
     active: BoolArray,
+    longest: FloatArray,
 ) -> tuple[FloatArray, Params, BoolArray]:
     """The SQUAREM jump at the end of a cycle's two EM steps (``now``: posteriors,
     parameters and log-likelihoods after them): per active group, the extrapolated
@@ -169,20 +226,26 @@ def _jump(
     log-likelihood is no lower than after the two steps, else ``now``'s; and which groups
     jumped."""
     post, params, log_likelihood = now
-    free, alpha = extrapolate(v, model.owner, cycle)
+    free, alpha, capped = extrapolate(v, model.owner, cycle, longest)
     take = active & (alpha < -1.0)
     if not take.any():
+        longest[capped & active] *= STEP_FACTOR
         return post, params, take
     with np.errstate(all="ignore"):
         trial = model.bound(v, free)
-        trial_post, trial_log_likelihood = posterior(v, *model.log_label(v, trial))
+        trial_post, trial_log_likelihood = e_step(v, model, trial)
         gain = trial_log_likelihood + model.penalty(v, trial)
         gain -= log_likelihood + model.penalty(v, params)
     bad = np.bincount(v.group, weights=~np.isfinite(trial_post).all(axis=1), minlength=v.n_groups)
     for name, value in trial.items():
         per_entry = ~np.isfinite(value.reshape(len(value), -1)).all(axis=1)
         bad += np.bincount(owned(v, model.owner[name]), weights=per_entry, minlength=v.n_groups)
-    take &= (gain >= 0.0) & (bad == 0)
+    ok = (gain >= 0.0) & (bad == 0)
+    grow = capped & active & (ok | (alpha >= -1.0))
+    shrink = capped & take & ~ok
+    take &= ok
+    longest[grow] *= STEP_FACTOR
+    longest[shrink] = np.maximum(longest[shrink] / STEP_FACTOR, 1.0)
     out = {
         name: np.where(_per_entry(v, model.owner[name], take, value.ndim), value, old)
         for (name, value), old in zip(trial.items(), params.values(), strict=True)
@@ -219,9 +282,10 @@ def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
     accelerated = model if isinstance(model, Accelerated) else None
     cycle: list[Params] = []  # the cycle's EM iterates so far, on the free scale
     jumped = np.zeros(v.n_groups, dtype=bool)
+    longest = np.full(v.n_groups, first_limit(model))  # per group
     for step in range(max_iterations + 1):
         sub = state.v
-        post, log_likelihood = posterior(sub, *model.log_label(sub, params))
+        post, log_likelihood = e_step(sub, model, params)
         if before is not None:
             done = active & ~jumped & watch.settled((post, params), before, active)
             converged[state.groups[done]] = True
@@ -233,6 +297,7 @@ def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
             state.keep(post, params, log_likelihood)
             item_kept, (params, *cycle) = state.restrict(active, params, *cycle)
             post, log_likelihood = post[item_kept], log_likelihood[active]
+            longest = longest[active]
             watch = watch.restrict(state.v, active)
             active = np.ones(n_active, dtype=bool)
             sub = state.v
@@ -241,7 +306,7 @@ def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
             cycle.append(accelerated.free(sub, params))
             if len(cycle) == 3:
                 now = (post, params, log_likelihood)
-                post, params, jumped = _jump(sub, accelerated, cycle, now, active)
+                post, params, jumped = _jump(sub, accelerated, cycle, now, active, longest)
                 cycle = []
         before = (post, params)
         new = model.m_step(sub, post, params)

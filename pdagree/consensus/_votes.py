@@ -89,6 +89,29 @@ class Votes:
         return out
 
     @cached_property
+    def item_log_uniform(self) -> FloatArray:
+        """(n_items, K): :attr:`log_uniform` of each item's group."""
+        out: FloatArray = self.log_uniform[self.group]
+        return out
+
+    @cached_property
+    def restricted(self) -> bool:
+        """Whether some group may not take some category."""
+        return not bool(self.allowed.all())
+
+    @cached_property
+    def item_allowed(self) -> FloatArray:
+        """(n_items, K): 1.0 where the item's group may take the category, else 0.0."""
+        out: FloatArray = self.allowed[self.group].astype(np.float64)
+        return out
+
+    @cached_property
+    def key_uniform(self) -> FloatArray:
+        """(keys, K): :attr:`uniform` of each key's group."""
+        out: FloatArray = self.uniform[self.key_group]
+        return out
+
+    @cached_property
     def incidence(self) -> Any:
         """The sparse (n_items, keys * K) matrix with a 1 at (item, key * K + label) for each
         annotation: one product with it sums per-(key, label) quantities over each item's
@@ -99,6 +122,18 @@ class Votes:
         return sp.csr_matrix(
             (ones, (self.item, self.key * k + self.code)), shape=(self.n_items, self.n_keys * k)
         )
+
+    @cached_property
+    def key_label(self) -> IntArray:
+        """Per annotation, its (key, label) cell: ``key * K + code``."""
+        out: IntArray = self.key * self.n_categories + self.code
+        return out
+
+    @cached_property
+    def item_label(self) -> IntArray:
+        """Per annotation, its (item, label) cell: ``item * K + code``."""
+        out: IntArray = self.item * self.n_categories + self.code
+        return out
 
     @cached_property
     def counted(self) -> BoolArray:
@@ -119,6 +154,12 @@ class Votes:
         k = self.n_categories
         flat = np.bincount(self.key * k + self.code, minlength=self.n_keys * k)
         out: FloatArray = flat.reshape(self.n_keys, k).astype(np.float64)
+        return out
+
+    @cached_property
+    def n_labels(self) -> FloatArray:
+        """Per key, how many labels the annotator gave."""
+        out: FloatArray = np.bincount(self.key, minlength=self.n_keys).astype(np.float64)
         return out
 
     def sums(self, posterior: FloatArray) -> FloatArray:
@@ -156,7 +197,24 @@ class Votes:
             gold_rater=self.gold_rater,
             key_group=new_group[self.key_group[key_kept]],
         )
+        # what the copy would compute again: the kept rows of what is computed already
+        known = self.__dict__
+        for name, kept in _CARRIED.items():
+            if name in known:
+                sub.__dict__[name] = known[name][key_kept if kept == "key" else item_kept]
         return sub, item_kept, key_kept
+
+
+_CARRIED = {
+    "key_allowed": "key",
+    "key_uniform": "key",
+    "per_label": "key",
+    "n_labels": "key",
+    "item_log_uniform": "item",
+    "item_allowed": "item",
+    "counted": "item",
+}
+"""The cached per-key and per-item tables a restricted copy takes over (row by row)."""
 
 
 def votes(data: RatingData, gold: Any = None) -> Votes:
