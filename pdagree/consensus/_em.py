@@ -96,16 +96,22 @@ def posterior(
     np.exp(post, out=post)
     scale = row_sum(post)
     post /= scale[:, None]
-    log_total = top + np.log(scale)
+    return post, _known_and_total(v, joint, post, top + np.log(scale))
+
+
+def _known_and_total(
+    v: Votes, joint: FloatArray, post: FloatArray, log_total: FloatArray
+) -> FloatArray:
+    """Each group's log-likelihood from its items' ``log_total``, after setting the items
+    with a known label (semi-supervised: that label is certain) in ``post`` and there."""
     known = v.gold >= 0
-    if known.any():  # semi-supervised: the known label is certain
+    if known.any():
         rows = np.flatnonzero(known)
         log_total[rows] = joint[rows, v.gold[rows]]
         post[rows] = 0.0
         post[rows, v.gold[rows]] = 1.0
     log_total = np.where(v.counted, log_total, 0.0)
-    total = np.bincount(v.group, weights=log_total, minlength=v.n_groups).astype(np.float64)
-    return post, total
+    return as_float(np.bincount(v.group, weights=log_total, minlength=v.n_groups))
 
 
 def diagonal_posterior(
@@ -131,15 +137,7 @@ def diagonal_posterior(
     post = post.reshape(v.n_items, k)
     scale = row_sum(post)
     post.ravel()[:] /= np.repeat(scale, k)
-    log_total = top + np.log(scale)
-    known = v.gold >= 0
-    if known.any():  # semi-supervised: the known label is certain
-        rows = np.flatnonzero(known)
-        log_total[rows] = joint[rows, v.gold[rows]]
-        post[rows] = 0.0
-        post[rows, v.gold[rows]] = 1.0
-    log_total = np.where(v.counted, log_total, 0.0)
-    total = as_float(np.bincount(v.group, weights=log_total, minlength=v.n_groups))
+    total = _known_and_total(v, joint, post, top + np.log(scale))
     base = row_sum(v.per_label * log_off)  # per key: the log_off of each of its labels
     total += np.bincount(v.key_group, weights=base, minlength=v.n_groups)
     return post, total
