@@ -642,3 +642,49 @@ def test_incomplete_by_groups_fitted_together_equal_statsmodels_mixedlm() -> Non
         want = s_item / (s_item + s_rater + fit.scale)
         g = int(part["g"].iloc[0])
         assert grouped.loc[(g, "A,1"), "value"] == pytest.approx(want, rel=1e-6)
+
+
+def test_a_residual_variance_of_zero_gives_the_dense_reml_whatever_the_order_or_scale() -> None:
+    # Found by tests/test_fault_icc.py: four ratings (three items, two raters) whose REML
+    # residual variance is zero. The batched objective's 1/s_e terms cancel there, and
+    # ICC(A,1) moved by 1.7e-3 (relative) with the order, offset or scale of the rows
+    # (0.11616-0.11641). Refitted on the dense covariance, every variant gives the REML
+    # optimum, checked against a fit of -2 l_R written out with numpy matrices below.
+    from scipy.optimize import minimize
+
+    frame = pd.DataFrame(
+        {"item": ["i0", "i3", "i4", "i4"], "rater": ["r0", "r1", "r0", "r1"]}
+    ).assign(y=[4.25, -2.5, 5.0, 0.0])
+    shuffled = frame.iloc[[3, 1, 0, 2]].assign(
+        rater=lambda f: f["rater"].map({"r0": "z1", "r1": "z0"})
+    )
+    variants = [
+        frame,
+        shuffled,
+        frame.assign(y=frame["y"] + 1e15),
+        frame.assign(y=frame["y"] * 1e154),
+    ]
+    values = []
+    for variant in variants:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedStatisticWarning)
+            table = variant.agree(item="item", rater="rater", label="y").icc_table()
+        values.append(table.loc[["A,1", "A,k"], "value"].to_numpy(float))
+    np.testing.assert_allclose(values, [values[0]] * len(values), rtol=1e-9)
+
+    y = frame["y"].to_numpy() - frame["y"].mean()
+    items = frame["item"].to_numpy()
+    raters = frame["rater"].to_numpy()
+    same_item = (items[:, None] == items[None, :]).astype(float)
+    same_rater = (raters[:, None] == raters[None, :]).astype(float)
+
+    def minus_two_l(log_v: np.ndarray) -> float:  # s_e = 0: V = s_a Z_a Z_a' + s_b Z_b Z_b'
+        v = np.exp(log_v[0]) * same_item + np.exp(log_v[1]) * same_rater
+        inverse, one = np.linalg.inv(v), np.ones(len(y))
+        a11, a1y, ayy = one @ inverse @ one, one @ inverse @ y, y @ inverse @ y
+        return float(np.linalg.slogdet(v)[1] + np.log(a11) + ayy - a1y**2 / a11)
+
+    fit = minimize(minus_two_l, [1.0, 1.0], method="Nelder-Mead",
+                   options={"xatol": 1e-12, "fatol": 1e-15, "maxiter": 20_000})  # fmt: skip
+    s_a, s_b = np.exp(fit.x)
+    assert values[0][0] == pytest.approx(s_a / (s_a + s_b), rel=1e-7)  # ICC(A,1), s_e = 0

@@ -36,6 +36,7 @@ from .._lazy import scipy_sparse as sp
 from .._typing import BoolArray, FloatArray, IntArray, as_float
 from ..scores import Scores
 from ._anova import mean_squares
+from ._dense import MAX_RATINGS, refit_without_residual
 
 __all__ = ["reml", "reml_groups"]
 
@@ -320,6 +321,21 @@ def reml_groups(
             r,
         )
         out[groups] = np.exp(_fit(st)) * scale[groups, None]
+    # A residual variance held at zero: the batched objective's 1/s_e terms cancel, so the
+    # other two are fitted again on the dense covariance of small groups (._dense).
+    floor = np.exp(LOW + 1.0) * scale
+    held = varies & (out[:, 2] <= floor) & (out[:, 0] > floor) & (out[:, 1] > floor)
+    held &= count <= MAX_RATINGS
+    if held.any():
+        groups = np.flatnonzero(held)
+        local = np.full(n_groups, -1)
+        local[groups] = np.arange(len(groups))
+        rows = held[g_ann]
+        start = np.log(out[groups, :2] / scale[groups, None])
+        theta, _ = refit_without_residual(
+            z[rows], item[rows], rater[rows], local[g_ann[rows]], start
+        )
+        out[groups, :2] = np.exp(theta) * scale[groups, None]
     return out[:, 0], out[:, 1], out[:, 2]
 
 
