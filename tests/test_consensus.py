@@ -527,3 +527,43 @@ def test_the_pair_bound_counts_pairs_within_items_and_within_groups(
     monkeypatch.setattr("pdagree.consensus._size.MAX_PAIRS", 11)
     with pytest.raises(ValueError, match=r"up to 12 pairs here \(6 \(group, annotator\) keys\)"):
         long(grouped, by="task").consensus("mmsr")
+
+
+def test_mmsr_whose_rank_one_fit_runs_off_stops_with_one_warning() -> None:
+    # Found by tests/test_fault_consensus.py: r0 and r2 share one item, r1 and r2 two on
+    # which they agree as often as chance; M-MSR's factors for r0 doubled and for r2 halved
+    # each step, overflowing after 10,000 iterations (36,878 numpy RuntimeWarnings, a
+    # ConvergenceWarning and a warning saying they share no item). The group stops once its
+    # factors pass 2**200: skills nan, one warning saying why.
+    df = pd.DataFrame(
+        {
+            "r0": [np.nan, np.nan, np.nan, np.nan, 1.0],
+            "r1": [np.nan, 1.0, 2.0, np.nan, np.nan],
+            "r2": [np.nan, 1.0, 1.0, np.nan, 1.0],
+        },
+        index=pd.Index([f"i{i}" for i in range(5)], name="item"),
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fit = df.agree.consensus("mmsr", ties="first")
+    assert [w.category for w in caught] == [pdagree.UndefinedStatisticWarning]
+    assert "the rank-one fit of the annotators' agreements ran off" in str(caught[0].message)
+    assert fit.quality["skill"].isna().all() and (fit.quality["weight"] == 0).all()
+    assert fit.converged and fit.n_iterations < 1000
+    # the same two groups side by side with a healthy one: only the first runs off
+    healthy = pd.DataFrame(
+        {"r0": [1, 2, 1, 2, 1, 1], "r1": [1, 2, 1, 2, 2, 1], "r2": [1, 2, 2, 2, 1, 1]},
+        index=pd.Index([f"h{i}" for i in range(6)], name="item"),
+    ).astype(float)
+    both = pd.concat([df.assign(g="off"), healthy.assign(g="ok")]).reset_index()
+    long = both.melt(id_vars=["g", "item"], var_name="rater", value_name="label").dropna()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdagree.UndefinedStatisticWarning)
+        grouped = long.agree(item="item", rater="rater", label="label", by="g").consensus(
+            "mmsr", ties="first"
+        )
+    alone = healthy.agree.consensus("mmsr", ties="first")
+    np.testing.assert_allclose(
+        grouped.quality.loc["ok", "skill"].to_numpy(), alone.quality["skill"].to_numpy()
+    )
+    assert grouped.quality.loc["off", "skill"].isna().all()

@@ -62,7 +62,7 @@ def graph_fit(
             accuracy=m.accuracy,
             columns={"skill": m.skill, "weight": m.weight},
         )
-        _warn_unskilled(data, v, m.skill)
+        _warn_unskilled(data, v, m.skill, m.diverged)
         n_iterations, converged = m.n_iterations, m.converged
     result = Fit(
         posterior=probabilities,
@@ -98,9 +98,23 @@ def _warn_undefined(
         )
 
 
-def _warn_unskilled(data: RatingData, v: Votes, skill: FloatArray) -> None:
-    """M-MSR: the annotators it cannot place (no item shared, or one category)."""
-    n, names = nan_annotators(data, v, skill)
+def _warn_unskilled(data: RatingData, v: Votes, skill: FloatArray, diverged: np.ndarray) -> None:
+    """M-MSR: the annotators it cannot place (no item shared, or one category), and the
+    groups whose fit ran off."""
+    off = diverged[v.key_group]
+    if diverged.any():
+        n, names = nan_annotators(data, v, np.where(off, np.nan, 0.0))
+        groups = data.enc.groups
+        where = "" if groups is None else f" in {int(diverged.sum())} `by` group(s)"
+        warn(
+            f"consensus(method='mmsr'): the rank-one fit of the annotators' agreements ran "
+            f"off{where} (one annotator's factor growing without bound as another's shrinks: "
+            f"their shared items leave the skills undetermined), so the `skill` and "
+            f"`accuracy` of {n} annotator(s) are nan, e.g. {names}, and their labels carry "
+            "no weight; more items shared between them, or majority vote, tell more.",
+            UndefinedStatisticWarning,
+        )
+    n, names = nan_annotators(data, v, np.where(off, 0.0, skill))
     if n:
         warn(
             f"consensus(method='mmsr'): {n} annotator(s) share no item with another "

@@ -64,6 +64,11 @@ class MmsrFit:
     weight: FloatArray
     n_iterations: IntArray
     converged: BoolArray
+    diverged: BoolArray  # per group: the rank-one fit ran off (skills undetermined, nan)
+
+
+#: Squared size of a group's factors beyond which its fit runs off (2**400: factors of 2**200).
+RUN_OFF = 2.0**400
 
 
 def _pairs(v: Votes) -> tuple[IntArray, IntArray, FloatArray, FloatArray]:
@@ -170,6 +175,7 @@ def mmsr(v: Votes, *, max_iterations: int, tol: float) -> MmsrFit:
     w = np.ones(v.n_keys)
     active = np.bincount(g[connected], minlength=v.n_groups) > 0
     n_iterations = np.zeros(v.n_groups, dtype=np.int64)
+    diverged = np.zeros(v.n_groups, dtype=bool)
     for _ in range(max_iterations):
         if not active.any():
             break
@@ -187,6 +193,13 @@ def mmsr(v: Votes, *, max_iterations: int, tol: float) -> MmsrFit:
         w = np.where(moving, new_w, w)
         n_iterations += active
         active = active & ~(np.sqrt(np.maximum(loss2, 0.0)) < tol)
+        # A group whose factors grow past 2**200 runs off along a ridge of the rank-one fit
+        # that its shared items leave open (one factor doubling, another halving each step):
+        # it is stopped before its sums overflow, its skills undetermined.
+        size2 = _per_group(u * u, g, v.n_groups) + _per_group(w * w, g, v.n_groups)
+        running_off = active & (size2 > RUN_OFF)
+        diverged |= running_off
+        active &= ~running_off
 
     on = connected.astype(np.float64)
     nu = np.sqrt(_per_group(on * u * u, g, v.n_groups))
@@ -197,7 +210,7 @@ def mmsr(v: Votes, *, max_iterations: int, tol: float) -> MmsrFit:
     mk = m[g]
     with np.errstate(invalid="ignore", divide="ignore"):
         s = np.clip(s, -1.0 / (mk - 1.0) + floor, 1.0 - floor)
-        s = np.where(connected & (mk > 1), s, np.nan)
+        s = np.where(connected & (mk > 1) & ~diverged[g], s, np.nan)
         p = s * (mk - 1.0) / mk + 1.0 / mk
         weight = np.nan_to_num(np.log(p * (mk - 1.0) / (1.0 - p)), nan=0.0)
     k = v.n_categories
@@ -212,4 +225,4 @@ def mmsr(v: Votes, *, max_iterations: int, tol: float) -> MmsrFit:
     known = v.gold >= 0
     probabilities[known] = 0.0
     probabilities[np.flatnonzero(known), v.gold[known]] = 1.0
-    return MmsrFit(probabilities, s, p, weight, n_iterations, ~active)
+    return MmsrFit(probabilities, s, p, weight, n_iterations, ~active, diverged)
