@@ -688,3 +688,22 @@ def test_a_residual_variance_of_zero_gives_the_dense_reml_whatever_the_order_or_
                    options={"xatol": 1e-12, "fatol": 1e-15, "maxiter": 20_000})  # fmt: skip
     s_a, s_b = np.exp(fit.x)
     assert values[0][0] == pytest.approx(s_a / (s_a + s_b), rel=1e-7)  # ICC(A,1), s_e = 0
+
+
+def test_the_dense_refit_of_a_singular_covariance_warns_nothing_of_numpy() -> None:
+    # Found by tests/test_fault_icc.py: a group whose covariance without residual is singular
+    # gave numpy's "invalid value encountered in subtract" from the refit's differences.
+    rows = [("g0", "g0i1", "r1", 0.0), ("g0", "g0i2", "r2", 0.0)] + [
+        ("g1", f"g1i{i}", f"r{j}", 0.25 if j == 3 else 0.0) for i in range(4) for j in range(4)
+    ]
+    frame = pd.DataFrame(rows, columns=["g", "item", "rater", "y"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = frame.agree(item="item", rater="rater", label="y", by="g").icc_table()
+    assert {w.category for w in caught} == {UndefinedStatisticWarning}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedStatisticWarning)
+        alone = frame[frame["g"] == "g1"].agree(item="item", rater="rater", label="y").icc_table()
+    np.testing.assert_allclose(
+        table.loc["g1", "value"].to_numpy(float), alone["value"].to_numpy(float), atol=1e-12
+    )

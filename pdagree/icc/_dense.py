@@ -81,8 +81,16 @@ def refit_without_residual(
 
     ``z``, ``item``, ``rater``, ``group`` per rating, the groups numbered 0..G-1 (items and
     raters within them may be numbered across groups)."""
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # inf: singular V
+        return _newton(start, *_design(z, item, rater, group, len(start)))
+
+
+def _newton(
+    start: FloatArray, y: FloatArray, a: FloatArray, b: FloatArray, real: FloatArray
+) -> tuple[FloatArray, BoolArray]:
+    """:func:`refit_without_residual`'s damped Newton steps (derivatives by central
+    differences), every group at once."""
     n_groups = len(start)
-    y, a, b, real = _design(z, item, rater, group, n_groups)
     theta = start.copy()
     value = _objective(theta, y, a, b, real)
     begin = value.copy()
