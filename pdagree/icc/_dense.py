@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._typing import BoolArray, FloatArray, IntArray
+from ._newton import gradient, hessian, newton_step
 
 __all__ = ["MAX_RATINGS", "refit_without_residual"]
 
@@ -88,50 +89,21 @@ def refit_without_residual(
 def _newton(
     start: FloatArray, y: FloatArray, a: FloatArray, b: FloatArray, real: FloatArray
 ) -> tuple[FloatArray, BoolArray]:
-    """:func:`refit_without_residual`'s damped Newton steps (derivatives by central
-    differences), every group at once."""
-    n_groups = len(start)
+    """:func:`refit_without_residual`'s damped Newton steps (:mod:`._newton`), every group
+    at once."""
+
+    def objective(x: FloatArray) -> FloatArray:
+        return _objective(x, y, a, b, real)
+
     theta = start.copy()
-    value = _objective(theta, y, a, b, real)
+    value = objective(theta)
     begin = value.copy()
-    damping = np.full(n_groups, 1e-3)
-    h = 1e-4
-    steps = (np.array([h, 0.0]), np.array([0.0, h]))
+    damping = np.full(len(start), 1e-3)
     for _ in range(100):
-        grad = np.stack(
-            [
-                (_objective(theta + e, y, a, b, real) - _objective(theta - e, y, a, b, real))
-                / (2 * h)
-                for e in steps
-            ],
-            axis=1,
-        )
-        hess = np.empty((n_groups, 2, 2))
-        for i, e in enumerate(steps):
-            for j, f in enumerate(steps):
-                hess[:, i, j] = (
-                    _objective(theta + e + f, y, a, b, real)
-                    - _objective(theta + e - f, y, a, b, real)
-                    - _objective(theta - e + f, y, a, b, real)
-                    + _objective(theta - e - f, y, a, b, real)
-                ) / (4 * h * h)
-        damped = hess + damping[:, None, None] * np.abs(np.diagonal(hess, axis1=1, axis2=2))[
-            :, :, None
-        ] * np.eye(2)
-        usable = np.isfinite(damped).all(axis=(1, 2)) & np.isfinite(grad).all(axis=1)
-        det = damped[:, 0, 0] * damped[:, 1, 1] - damped[:, 0, 1] * damped[:, 1, 0]
-        usable &= (det > 0) & (damped[:, 0, 0] > 0)
-        safe = np.where(usable, det, 1.0)
-        step = np.stack(
-            [
-                (damped[:, 1, 1] * grad[:, 0] - damped[:, 0, 1] * grad[:, 1]) / safe,
-                (damped[:, 0, 0] * grad[:, 1] - damped[:, 1, 0] * grad[:, 0]) / safe,
-            ],
-            axis=1,
-        )
-        step = np.where(usable[:, None], step, 0.0)
+        grad = gradient(objective, theta, 1e-4)
+        step, usable = newton_step(grad, hessian(objective, theta, 1e-4, value), damping)
         trial = theta - step
-        new = _objective(trial, y, a, b, real)
+        new = objective(trial)
         better = usable & (new <= value)
         theta = np.where(better[:, None], trial, theta)
         value = np.where(better, new, value)

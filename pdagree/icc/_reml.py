@@ -28,6 +28,7 @@ taken in closed form there (:func:`_anova_groups`), the optimiser fits the other
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -37,6 +38,7 @@ from .._typing import BoolArray, FloatArray, IntArray, as_float
 from ..scores import Scores
 from ._anova import mean_squares
 from ._dense import MAX_RATINGS, refit_without_residual
+from ._newton import gradient, hessian, newton_step
 
 __all__ = ["reml", "reml_groups"]
 
@@ -130,55 +132,6 @@ def _objective(theta: FloatArray, st: dict[str, FloatArray]) -> FloatArray:
     return np.where(a11 > 0, value, np.inf)
 
 
-def _gradient(theta: FloatArray, st: dict[str, FloatArray], h: float) -> FloatArray:
-    """Each group's gradient by central differences: the objective is separable, so one
-    batched evaluation perturbs a coordinate of every group at once."""
-    out = np.empty_like(theta)
-    for i in range(3):
-        step = np.zeros(3)
-        step[i] = h
-        out[:, i] = (_objective(theta + step, st) - _objective(theta - step, st)) / (2 * h)
-    return out
-
-
-def _hessian(
-    theta: FloatArray, st: dict[str, FloatArray], h: float, f0: FloatArray | None = None
-) -> FloatArray:
-    """Each group's Hessian by central differences (on the diagonal the two middle terms
-    are the objective at ``theta``, ``f0`` when given)."""
-    out = np.empty((len(theta), 3, 3))
-    eye = np.eye(3) * h
-    f0 = _objective(theta, st) if f0 is None else f0
-    for i in range(3):
-        for j in range(i, 3):
-            d, g = eye[i], eye[j]
-            middle = (
-                2.0 * f0
-                if i == j
-                else _objective(theta + d - g, st) + _objective(theta - d + g, st)
-            )
-            out[:, i, j] = out[:, j, i] = (
-                _objective(theta + d + g, st) - middle + _objective(theta - d - g, st)
-            ) / (4 * h * h)
-    return out
-
-
-def _newton_step(
-    grad: FloatArray, hess: FloatArray, damping: FloatArray
-) -> tuple[FloatArray, BoolArray]:
-    """Per group the Levenberg-Marquardt step ``(H + damping diag|H|)^-1 g`` and whether the
-    damped matrix is positive definite beyond rounding (no step otherwise)."""
-    diag = np.maximum(np.abs(np.diagonal(hess, axis1=1, axis2=2)), 1e-12)
-    damped = hess + damping[:, None, None] * (diag[:, :, None] * np.eye(3))
-    ok = np.all(np.isfinite(damped), axis=(1, 2)) & np.all(np.isfinite(grad), axis=1)
-    damped = np.where(ok[:, None, None], (damped + damped.transpose(0, 2, 1)) / 2, np.eye(3))
-    w, v = np.linalg.eigh(damped)  # solved through the eigenvectors: never singular
-    ok &= w[:, 0] > 1e-12 * np.abs(w).max(axis=1)
-    inverse = np.where(ok[:, None], 1.0 / np.where(ok[:, None], w, 1.0), 0.0)
-    coef = np.einsum("gji,gj->gi", v, np.where(ok[:, None], grad, 0.0)) * inverse
-    return np.einsum("gij,gj->gi", v, coef), ok
-
-
 def _fit(st: dict[str, FloatArray], max_iter: int = 200) -> FloatArray:
     """Each group's REML log-variances: projected, damped Newton steps, every group at once.
 
@@ -211,15 +164,16 @@ def _fit(st: dict[str, FloatArray], max_iter: int = 200) -> FloatArray:
                 take = low & (f1 <= f0 + slack)
                 t = np.where(take[:, None], trial, t)
                 f0 = np.where(take, f1, f0)
-        grad = _gradient(t, sub, 1e-5)
-        hess = _hessian(t, sub, 1e-4, f0)
+        objective = _bound(sub)
+        grad = gradient(objective, t, 1e-5)
+        hess = hessian(objective, t, 1e-4, f0)
         held = ((t <= LOW) & (grad > -1e-8)) | ((t >= HIGH) & (grad < 1e-8))
         grad = np.where(held, 0.0, grad)
         pair = held[:, :, None] | held[:, None, :]
         hess = np.where(pair, 0.0, hess) + held[:, :, None] * np.eye(3)
-        newton, definite = _newton_step(grad, hess, np.zeros(len(active)))
+        newton, definite = newton_step(grad, hess, np.zeros(len(active)))
         converged = definite & (np.abs(newton).max(axis=1) < 1e-7)
-        step, ok = _newton_step(grad, hess, lam)
+        step, ok = newton_step(grad, hess, lam)
         trial = np.clip(t - step, LOW, HIGH)
         f1 = _objective(trial, sub)
         better = ok & (f1 <= f0 + slack)
@@ -231,6 +185,11 @@ def _fit(st: dict[str, FloatArray], max_iter: int = 200) -> FloatArray:
         done = converged | (calm[active] >= 3) | (damping[active] > 1e12)
         active = active[~done]
     return theta
+
+
+def _bound(st: dict[str, FloatArray]) -> Callable[[FloatArray], FloatArray]:
+    """The objective of the groups of ``st``, as a function of their log-variances."""
+    return lambda theta: _objective(theta, st)
 
 
 def _take(st: dict[str, FloatArray], groups: IntArray) -> dict[str, FloatArray]:
