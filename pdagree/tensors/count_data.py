@@ -39,6 +39,7 @@ from ..encoding import (
     group_codes,
 )
 from .data import RatingData
+from .slots import pair_keys, slot_table
 
 __all__ = [
     "AnnotationsNeeded",
@@ -202,10 +203,7 @@ class CountData(RatingData):
         n_raters = cells.shape[1]
         rated = cells.count > 0
         pairs = np.unique(cells.group[rated] * n_raters + cells.rater[rated])
-        pair_group = pairs // n_raters
-        first = np.searchsorted(pair_group, np.arange(enc.n_groups, dtype=np.int64))
-        slot = np.arange(len(pairs), dtype=np.int64) - first[pair_group]
-        return none, pair_group, pairs % n_raters, slot
+        return none, *pair_keys(pairs, n_raters, enc.n_groups)
 
     @cached_property
     def slots(self) -> tuple[IntArray, int, IntArray | None]:
@@ -216,11 +214,7 @@ class CountData(RatingData):
         if self.__dict__["rater_cells"] is None or enc.groups is None or enc.n_groups < 2:
             return none, enc.n_raters, None
         _, key_group, key_rater, key_slot = self.rater_keys
-        n_slots = int(key_slot.max()) + 1 if len(key_slot) else 1
-        if n_slots >= enc.n_raters:
-            return none, enc.n_raters, None
-        table = np.full((enc.n_groups, n_slots), -1, dtype=np.int64)
-        table[key_group, key_slot] = key_rater
+        n_slots, table = slot_table(key_group, key_rater, key_slot, enc.n_groups, enc.n_raters)
         return none, n_slots, table
 
     @cached_property

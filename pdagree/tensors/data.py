@@ -28,6 +28,7 @@ from ..encoding import (
     rater_counts,
 )
 from ..encoding.weights import weight_matrix
+from .slots import pair_keys, slot_table
 
 __all__ = ["RatingData", "Weights", "encoded_subset"]
 
@@ -226,10 +227,7 @@ class RatingData:
         pairs, inverse = np.unique(
             self.annotation_group * enc.n_raters + rater, return_inverse=True
         )
-        pair_group = pairs // enc.n_raters
-        first = np.searchsorted(pair_group, np.arange(enc.n_groups, dtype=np.int64))
-        slot = np.arange(len(pairs), dtype=np.int64) - first[pair_group]
-        return inverse.reshape(-1).astype(np.int64), pair_group, pairs % enc.n_raters, slot
+        return inverse.reshape(-1).astype(np.int64), *pair_keys(pairs, enc.n_raters, enc.n_groups)
 
     @cached_property
     def slots(self) -> tuple[IntArray, int, IntArray | None]:
@@ -248,11 +246,9 @@ class RatingData:
         if rater is None or enc.groups is None or enc.n_groups < 2 or len(rater) == 0:
             return (np.zeros(0, dtype=np.int64) if rater is None else rater), enc.n_raters, None
         key, key_group, key_rater, key_slot = self.rater_keys
-        n_slots = int(key_slot.max()) + 1
-        if n_slots >= enc.n_raters:
-            return rater, enc.n_raters, None
-        table = np.full((enc.n_groups, n_slots), -1, dtype=np.int64)
-        table[key_group, key_slot] = key_rater
+        n_slots, table = slot_table(key_group, key_rater, key_slot, enc.n_groups, enc.n_raters)
+        if table is None:
+            return rater, n_slots, None
         return key_slot[key], n_slots, table
 
     @property
