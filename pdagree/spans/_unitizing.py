@@ -39,9 +39,8 @@ def _continuum(data: SpanData) -> tuple[BoolArray, IntArray, FloatArray, FloatAr
     document's offset in its group's continuum, per group the continuum's length and its
     annotators."""
     n_g = data.n_groups
-    raters_of_group = np.zeros(n_g)
     pairs = np.unique(data.group[data.doc] * data.n_raters + data.rater)
-    np.add.at(raters_of_group, pairs // data.n_raters, 1)
+    raters_of_group = np.bincount(pairs // data.n_raters, minlength=n_g).astype(np.float64)
     per_doc = np.bincount(data.doc, minlength=data.n_docs)
     kept: BoolArray = per_doc == raters_of_group[data.group]
     length = np.where(kept, data.length, 0)
