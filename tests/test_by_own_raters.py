@@ -366,3 +366,23 @@ def test_interval_alpha_of_groups_with_values_of_their_own_equals_a_loop(seed: i
         for name in ("observed", "expected", "n_items", "n_raters", "n_categories"):
             assert row[name] == pytest.approx(getattr(alone, name), rel=1e-12, nan_ok=True)
         assert row["max_delta2"] == pytest.approx(alone.max_delta2, rel=1e-12)
+
+
+@pytest.mark.parametrize("by", [None, ["group"], ["group", "half"]])
+def test_confusion_rows_are_each_annotator_with_each_true_category(by: list[str] | None) -> None:
+    # The confusion frame's index is built from codes (#26: no label hashed again); its rows
+    # are the quality rows' annotators, each with every true category, named as before.
+    df = own_raters(4, 8)
+    df["half"] = np.where(df["item"].str[-1].astype(int) % 2 == 0, "even", "odd")
+    if by is None:
+        df = df[df["group"] == df["group"].iloc[0]].drop(columns="group")
+    r = ratings(df.drop(columns="half") if by is None else df, by=by)
+    c = r.consensus("mace", ties="first")
+    cats = list(c.probabilities.columns)
+    annotators = c.quality.index
+    want = pd.MultiIndex.from_tuples(
+        [(*(a if isinstance(a, tuple) else (a,)), k) for a in annotators for k in cats],
+        names=[*annotators.names, "true"],
+    )
+    assert c.confusion.index.equals(want) and list(c.confusion.index.names) == list(want.names)
+    assert c.confusion.loc[annotators[0]].index.tolist() == cats

@@ -231,9 +231,10 @@ def _per_group(data: RatingData, values: Any, name: str) -> Any:
     return pd.Series(values, index=groups, name=name)
 
 
-def _by_category(groups: pd.Index, cats: pd.Index) -> pd.MultiIndex:
-    """Each group's categories, group by group: built from codes into the groups' and the
-    categories' labels, so that no label is hashed again."""
+def _by_category(groups: pd.Index, cats: pd.Index, name: str | None = None) -> pd.MultiIndex:
+    """Each entry of ``groups`` (unique: the ``by=`` groups, or the annotators) with each
+    category, entry by entry, the categories' level named ``name``: built from codes into
+    the entries' and the categories' labels, so that no label is hashed again."""
     k = len(cats)
     levels: list[Any]
     group_codes: list[Any]
@@ -247,7 +248,7 @@ def _by_category(groups: pd.Index, cats: pd.Index) -> pd.MultiIndex:
     index = pd.MultiIndex(
         levels=levels,
         codes=codes,
-        names=[*groups.names, None],
+        names=[*groups.names, name],
         verify_integrity=False,
     )
     return index
@@ -286,14 +287,9 @@ def _label(
     )
     confusion = None
     if summary.confusion is not None:
-        index = key_index(data, np.repeat(keys, enc.n_categories))
-        true = np.tile(np.arange(enc.n_categories), len(keys))
         confusion = pd.DataFrame(
             summary.confusion[keys].reshape(-1, enc.n_categories),
-            index=pd.MultiIndex.from_arrays(
-                [*(index.get_level_values(i) for i in range(index.nlevels)), cats[true]],
-                names=[*index.names, "true"],
-            ),
+            index=_by_category(annotators, cats, "true"),
             columns=cats,
         )
     if enc.groups is None:
