@@ -189,19 +189,19 @@ class _Active:
             self.params[name][self._index(name)] = value
         self.log_likelihood[self.groups] = log_likelihood
 
-    def restrict(self, keep: BoolArray, *params: Params) -> tuple[BoolArray, list[Params]]:
+    def restrict(self, keep: BoolArray, *params: Params) -> tuple[IntArray, list[Params]]:
         """Cut the copy down to the groups ``keep``; their parameters (each set given), and
-        which items they keep (to cut the posteriors)."""
-        sub, item_kept, key_kept = self.v.restrict(keep)
-        kept = {"group": keep, "key": key_kept, "item": item_kept}
+        the rows of the items they keep (to cut the posteriors)."""
+        sub, items, keys = self.v.restrict(keep)
+        kept = {"group": np.flatnonzero(keep), "key": keys, "item": items}
         self.v = sub
-        self.groups, self.items = self.groups[keep], self.items[item_kept]
-        self.keys = self.keys[key_kept]
+        self.groups, self.items = self.groups[keep], self.items.take(items)
+        self.keys = self.keys.take(keys)
         out = [
-            {name: value[kept[self.model.owner[name]]] for name, value in one.items()}
+            {name: value.take(kept[self.model.owner[name]], axis=0) for name, value in one.items()}
             for one in params
         ]
-        return item_kept, out
+        return items, out
 
 
 def _per_entry(v: Votes, owner: str, per_group: BoolArray, ndim: int) -> BoolArray:
@@ -294,7 +294,7 @@ def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
         if n_active <= COMPACT * sub.n_groups:
             state.keep(post, params, log_likelihood)
             item_kept, (params, *cycle) = state.restrict(active, params, *cycle)
-            post, log_likelihood = post[item_kept], log_likelihood[active]
+            post, log_likelihood = post.take(item_kept, axis=0), log_likelihood[active]
             longest = longest[active]
             watch = watch.restrict(state.v, active)
             active = np.ones(n_active, dtype=bool)

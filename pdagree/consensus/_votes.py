@@ -175,34 +175,36 @@ class Votes:
         flat = np.bincount(self.item * k + self.code, minlength=self.n_items * k)
         return flat.reshape(self.n_items, k).astype(np.float64)
 
-    def restrict(self, keep: BoolArray) -> tuple[Votes, BoolArray, BoolArray]:
+    def restrict(self, keep: BoolArray) -> tuple[Votes, IntArray, IntArray]:
         """The votes of the groups ``keep`` (G,) only, renumbered in their order (items and
-        keys keep their relative order); also which items and which keys were kept."""
+        keys keep their relative order); also the rows of the items and of the keys kept
+        (indices in order: taking rows by index is several times faster than by a mask)."""
         item_kept = keep[self.group]
         key_kept = keep[self.key_group]
-        annotation = item_kept[self.item]
+        annotation = np.flatnonzero(item_kept[self.item])
         new_group = np.cumsum(keep) - 1
         new_item = np.cumsum(item_kept) - 1
         new_key = np.cumsum(key_kept) - 1
+        items, keys = np.flatnonzero(item_kept), np.flatnonzero(key_kept)
         sub = Votes(
-            item=new_item[self.item[annotation]],
-            key=new_key[self.key[annotation]],
-            code=self.code[annotation],
-            group=new_group[self.group[item_kept]],
-            n_items=int(item_kept.sum()),
+            item=new_item[self.item.take(annotation)],
+            key=new_key[self.key.take(annotation)],
+            code=self.code.take(annotation),
+            group=new_group[self.group.take(items)],
+            n_items=len(items),
             n_groups=int(keep.sum()),
             n_categories=self.n_categories,
             allowed=self.allowed[keep],
-            gold=self.gold[item_kept],
+            gold=self.gold.take(items),
             gold_rater=self.gold_rater,
-            key_group=new_group[self.key_group[key_kept]],
+            key_group=new_group[self.key_group.take(keys)],
         )
         # what the copy would compute again: the kept rows of what is computed already
         known = self.__dict__
         for name, kept in _CARRIED.items():
             if name in known:
-                sub.__dict__[name] = known[name][key_kept if kept == "key" else item_kept]
-        return sub, item_kept, key_kept
+                sub.__dict__[name] = known[name].take(keys if kept == "key" else items, axis=0)
+        return sub, items, keys
 
 
 _CARRIED = {
