@@ -186,6 +186,9 @@ def test_group_maxima_with_entries_in_or_out_of_group_order(shuffle: bool) -> No
     full = np.repeat(np.arange(40), 3)
     values = rng.random(len(full))
     np.testing.assert_array_equal(_GroupMax(full, 40)(values), values.reshape(40, 3).max(axis=1))
+    values[10] = np.nan  # group 3: a change that is nan stays nan
+    top = _GroupMax(full, 40)(values)
+    assert np.isnan(top[3]) and not np.isnan(np.delete(top, 3)).any()
 
 
 def test_a_restricted_copy_takes_over_the_tables_it_would_compute() -> None:
