@@ -61,6 +61,15 @@ def _smoothing(v: Votes) -> FloatArray:
     return out
 
 
+def _log_strategy(v: Votes, xi: FloatArray) -> FloatArray:
+    """``log xi``, 0 where a category is not the key's group's (the log of 1 there: numpy's
+    ``log`` takes a slow path for 0)."""
+    out: FloatArray = np.where(v.key_allowed, xi, 1.0) if v.restricted else xi.copy()
+    with np.errstate(divide="ignore"):
+        np.log(out, out=out)
+    return out
+
+
 @dataclass(frozen=True)
 class Mace:
     """MACE's trust ``theta`` (per key) and spam strategies ``xi`` (keys, K)."""
@@ -123,10 +132,8 @@ class Mace:
 
     def free(self, v: Votes, params: Params) -> Params:
         """``logit theta`` and ``log xi`` (0 where a category is not the group's)."""
-        theta, xi = params["theta"], params["xi"]
-        with np.errstate(divide="ignore"):
-            log_xi = np.where(v.key_allowed, np.log(xi), 0.0)
-        return {"theta": np.log(theta) - np.log1p(-theta), "xi": log_xi}
+        theta = params["theta"]
+        return {"theta": np.log(theta) - np.log1p(-theta), "xi": _log_strategy(v, params["xi"])}
 
     def bound(self, v: Votes, free: Params) -> Params:
         """``theta`` and ``xi`` from :meth:`free`'s scale, each strategy renormalised."""
@@ -148,7 +155,7 @@ class Mace:
         xi_l)`` per annotator."""
         theta, xi = params["theta"], params["xi"]
         with np.errstate(divide="ignore", invalid="ignore"):
-            log_xi = row_sum(np.where(v.key_allowed, np.log(xi), 0.0))
+            log_xi = row_sum(_log_strategy(v, xi))
             per_key = _smoothing(v) * (np.log(theta) + np.log1p(-theta) + log_xi)
         out = as_float(np.bincount(v.key_group, weights=per_key, minlength=v.n_groups))
         return out

@@ -154,7 +154,14 @@ def extrapolate(
         a = steps[owner[name]] if owner[name] in steps else alpha[owned(v, owner[name])]
         if value.ndim > 1:  # repeated per entry: numpy broadcasts slowly along short axes
             a = np.repeat(a, value[0].size).reshape(value.shape)
-        out[name] = value - 2.0 * a * r[name] + a * a * w[name]
+        # value - 2 a r + a^2 w, in place (the same operations in the same order)
+        step = 2.0 * a
+        step *= r[name]
+        np.subtract(value, step, out=step)
+        square = a * a
+        square *= w[name]
+        step += square
+        out[name] = step
     if per_key:  # each group's longest step
         np.minimum.at(alpha, v.key_group, steps["key"])
     return out, alpha, capped
