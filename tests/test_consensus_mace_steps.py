@@ -116,14 +116,25 @@ def test_step_lengths_are_bounded_per_group() -> None:
 
 
 class Unbounded:
-    """MACE with SQUAREM's steps unbounded (as before the bound)."""
+    """MACE with SQUAREM's steps unbounded (as before the bound), one per group (as before
+    the steps per annotator)."""
 
     def __init__(self) -> None:
         self.model = Mace()
         self.owner = self.model.owner
 
     def __getattr__(self, name: str) -> Any:
-        if name == "step_limit":
+        if name in ("step_limit", "key_steps"):
+            raise AttributeError(name)
+        return getattr(self.model, name)
+
+
+class GroupSteps(Unbounded):
+    """MACE with SQUAREM's steps bounded, one per group (as before the steps per
+    annotator)."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "key_steps":
             raise AttributeError(name)
         return getattr(self.model, name)
 

@@ -22,7 +22,7 @@ from .._kernels.rows import row_max, row_sum
 from .._typing import BoolArray, FloatArray, IntArray, as_float
 from ._convergence import Convergence, Params, owned
 from ._majority import shares
-from ._squarem import STEP_FACTOR, Accelerated, extrapolate, first_limit
+from ._squarem import STEP_FACTOR, Accelerated, extrapolate, first_limit, key_steps
 from ._votes import Votes
 
 __all__ = ["FLOOR", "Diagonal", "Fit", "Model", "Params", "e_step", "posterior", "run"]
@@ -224,7 +224,7 @@ def _jump(
     log-likelihood is no lower than after the two steps, else ``now``'s; and which groups
     jumped."""
     post, params, log_likelihood = now
-    free, alpha, capped = extrapolate(v, model.owner, cycle, longest)
+    free, alpha, capped = extrapolate(v, model.owner, cycle, longest, per_key=key_steps(model))
     take = active & (alpha < -1.0)
     if not take.any():
         longest[capped & active] *= STEP_FACTOR

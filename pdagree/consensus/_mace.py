@@ -16,9 +16,13 @@ maximum a posteriori estimate under Beta and Dirichlet priors of ``1 + SMOOTHING
 Each EM step moves every parameter by a share of the distance left, about 2 % on the Duck
 Identification data (about 400 steps against Dawid-Skene's 20 to ``tol=1e-7``), so the loop
 accelerates it with SQUAREM cycles (:mod:`._squarem`; 1,250 EM steps to ``tol=1e-13`` on
-the Duck data, 145 in cycles, to the same fixed point), their step lengths bounded as in
+the Duck data, 88 in cycles, to the same fixed point), their step lengths bounded as in
 Varadhan's SQUAREM package (:attr:`Mace.step_limit`: on many small ``by=`` groups the
-unbounded steps alternate between about -2 and -200 and take more cycles). The
+unbounded steps alternate between about -2 and -200 and take more cycles) and taken per
+annotator (:attr:`Mace.key_steps`: each annotator's the longer of its own and its
+group's, so that one annotator's slowly drifting trust does not wait for the others'
+faster strategies; 32 EM steps to the default ``tol`` on the Duck data instead of 61,
+19.2 instead of 23.6 per group on groups of three raters of their own). The
 extrapolation runs on ``logit theta`` and ``log xi`` (:meth:`Mace.free`), each strategy
 renormalised after it, so that the extrapolated point is in the parameter space; its
 penalty is the log-density of the priors above. ``P(l | k)`` takes one value for ``k = l``
@@ -57,12 +61,22 @@ def _smoothing(v: Votes) -> FloatArray:
     return out
 
 
+def _log_strategy(v: Votes, xi: FloatArray) -> FloatArray:
+    """``log xi``, 0 where a category is not the key's group's (the log of 1 there: numpy's
+    ``log`` takes a slow path for 0)."""
+    out: FloatArray = np.where(v.key_allowed, xi, 1.0) if v.restricted else xi.copy()
+    with np.errstate(divide="ignore"):
+        np.log(out, out=out)
+    return out
+
+
 @dataclass(frozen=True)
 class Mace:
     """MACE's trust ``theta`` (per key) and spam strategies ``xi`` (keys, K)."""
 
     owner = {"theta": "key", "xi": "key"}  # noqa: RUF012 - read-only map
     step_limit = 1.0  # SQUAREM's first largest step (:func:`._squarem.first_limit`)
+    key_steps = True  # one step length per annotator (:func:`._squarem.key_steps`)
 
     def start(self, v: Votes) -> Params:
         xi = v.uniform[v.key_group]
@@ -118,10 +132,8 @@ class Mace:
 
     def free(self, v: Votes, params: Params) -> Params:
         """``logit theta`` and ``log xi`` (0 where a category is not the group's)."""
-        theta, xi = params["theta"], params["xi"]
-        with np.errstate(divide="ignore"):
-            log_xi = np.where(v.key_allowed, np.log(xi), 0.0)
-        return {"theta": np.log(theta) - np.log1p(-theta), "xi": log_xi}
+        theta = params["theta"]
+        return {"theta": np.log(theta) - np.log1p(-theta), "xi": _log_strategy(v, params["xi"])}
 
     def bound(self, v: Votes, free: Params) -> Params:
         """``theta`` and ``xi`` from :meth:`free`'s scale, each strategy renormalised."""
@@ -143,7 +155,7 @@ class Mace:
         xi_l)`` per annotator."""
         theta, xi = params["theta"], params["xi"]
         with np.errstate(divide="ignore", invalid="ignore"):
-            log_xi = row_sum(np.where(v.key_allowed, np.log(xi), 0.0))
+            log_xi = row_sum(_log_strategy(v, xi))
             per_key = _smoothing(v) * (np.log(theta) + np.log1p(-theta) + log_xi)
         out = as_float(np.bincount(v.key_group, weights=per_key, minlength=v.n_groups))
         return out
