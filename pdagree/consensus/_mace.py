@@ -101,8 +101,11 @@ class Mace:
         any true category but ``l``, and ``log(theta + (1 - theta) xi_l)``, for ``l``."""
         shape = params["xi"].shape
         theta = np.repeat(params["theta"], shape[1])  # flat (keys * K): no broadcasting
-        spam = (1.0 - theta) * params["xi"].ravel()
-        log_off = np.log(np.maximum(spam, FLOOR))
+        # in place where the numbers allow: each new array of this size costs page faults
+        spam = np.subtract(1.0, theta)
+        spam *= params["xi"].ravel()
+        log_off = np.maximum(spam, FLOOR)
+        np.log(log_off, out=log_off)
         spam += theta
         log_on = np.log(np.maximum(spam, FLOOR, out=spam), out=spam)
         return v.item_log_uniform, log_off.reshape(shape), log_on.reshape(shape)
@@ -115,10 +118,13 @@ class Mace:
         on_label = posterior.ravel()[v.item_label]  # T_{i l_a}
         right = np.bincount(v.key_label, weights=on_label, minlength=v.n_keys * k)
         theta = np.repeat(params["theta"], k)
-        share = (1.0 - theta) * params["xi"].ravel()
+        share = np.subtract(1.0, theta)  # in place from here: fewer new arrays
+        share *= params["xi"].ravel()
         share += theta  # P(l) given the label is right: theta + (1 - theta) xi_l
         # theta / share is 0 where share is (theta is then 0 too)
-        knowing = as_float(right * (theta / np.maximum(share, FLOOR))).reshape(v.n_keys, k)
+        np.divide(theta, np.maximum(share, FLOOR, out=share), out=share)
+        right *= share
+        knowing = right.reshape(v.n_keys, k)
         s = _smoothing(v)
         theta = (row_sum(knowing) + s) / (v.n_labels + 2 * s)
         # the smoothing on the group's categories only: SMOOTHING / K_g there, 0 elsewhere
