@@ -772,6 +772,7 @@ COVERED: dict[str, str] = {
     "rows.row_max": "test_row_reductions_equal_numpy_s",
     "rows.row_sum": "test_row_reductions_equal_numpy_s",
     "rows.first_true": "test_row_reductions_equal_numpy_s",
+    "rows.row_all": "test_row_reductions_equal_numpy_s",
     "leave_one_out.others_plurality": "test_leave_one_out_batch_equals_loop",
     "_segment.segment_sum": "test_segment_sum",
     "_segment.times": "test_multiplicities_equal_repeated_items",
@@ -1083,6 +1084,8 @@ def test_row_reductions_equal_numpy_s(seed: int) -> None:
         mask = a == a.max(axis=1, keepdims=True)
         mask[::7] = False  # rows with no True: 0, as argmax
         np.testing.assert_array_equal(rows.first_true(mask), mask.argmax(axis=1))
+        np.testing.assert_array_equal(rows.row_all(a > 0), (a > 0).all(axis=1))
+        np.testing.assert_array_equal(rows.row_all(a[:, :0] > 0), np.ones(len(a), dtype=bool))
         # A batch of rows is each row alone.
         for i in (0, 13, 49):
             assert rows.row_max(a[i : i + 1])[0] == a[i].max()

@@ -1,4 +1,4 @@
-"""Row maxima, sums and first maximum of (items, K) arrays with few columns, column by
+"""Row maxima, sums, all-true and first maximum of (items, K) arrays with few columns, column by
 column: NumPy's reductions along a short last axis are several times slower than K
 element-wise passes (3.3 ms against 0.9 ms for the maxima of 10^5 x 5)."""
 
@@ -8,7 +8,7 @@ import numpy as np
 
 from ._typing import FloatArray, IntArray
 
-__all__ = ["first_true", "row_max", "row_sum"]
+__all__ = ["first_true", "row_all", "row_max", "row_sum"]
 
 
 def row_max(a: FloatArray) -> FloatArray:
@@ -24,6 +24,14 @@ def row_sum(a: FloatArray) -> FloatArray:
     out = a[:, 0].copy()
     for c in range(1, a.shape[1]):
         out += a[:, c]
+    return out
+
+
+def row_all(mask: np.ndarray) -> np.ndarray:
+    """``mask.all(axis=1)`` (True for a row of no columns)."""
+    out = np.ones(mask.shape[0], dtype=bool)
+    for c in range(mask.shape[1]):
+        out &= mask[:, c]
     return out
 
 

@@ -18,7 +18,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from .._kernels.rows import row_max, row_sum
+from .._kernels.rows import row_all, row_max, row_sum
 from .._typing import BoolArray, FloatArray, IntArray, as_float
 from ._convergence import Convergence, Params, owned
 from ._majority import shares
@@ -234,10 +234,12 @@ def _jump(
         trial_post, trial_log_likelihood = e_step(v, model, trial)
         gain = trial_log_likelihood + model.penalty(v, trial)
         gain -= log_likelihood + model.penalty(v, params)
-    bad = np.bincount(v.group, weights=~np.isfinite(trial_post).all(axis=1), minlength=v.n_groups)
+    # row by row, not numpy's `all` along a short axis (several times slower)
+    finite = row_all(np.isfinite(trial_post))
+    bad = np.bincount(v.group, weights=~finite, minlength=v.n_groups)
     for name, value in trial.items():
-        per_entry = ~np.isfinite(value.reshape(len(value), -1)).all(axis=1)
-        bad += np.bincount(owned(v, model.owner[name]), weights=per_entry, minlength=v.n_groups)
+        finite = row_all(np.isfinite(value.reshape(len(value), -1)))
+        bad += np.bincount(owned(v, model.owner[name]), weights=~finite, minlength=v.n_groups)
     ok = (gain >= 0.0) & (bad == 0)
     grow = capped & active & (ok | (alpha >= -1.0))
     shrink = capped & take & ~ok

@@ -152,13 +152,14 @@ def extrapolate(
     out = {}
     for name, value in start.items():
         a = steps[owner[name]] if owner[name] in steps else alpha[owned(v, owner[name])]
-        if value.ndim > 1:  # repeated per entry: numpy broadcasts slowly along short axes
-            a = np.repeat(a, value[0].size).reshape(value.shape)
-        # value - 2 a r + a^2 w, in place (the same operations in the same order)
+        square = a * a  # per entry's owner, then repeated: fewer new arrays of this size
         step = 2.0 * a
+        if value.ndim > 1:  # repeated per entry: numpy broadcasts slowly along short axes
+            step = np.repeat(step, value[0].size).reshape(value.shape)
+            square = np.repeat(square, value[0].size).reshape(value.shape)
+        # value - 2 a r + a^2 w, in place (the same operations in the same order)
         step *= r[name]
         np.subtract(value, step, out=step)
-        square = a * a
         square *= w[name]
         step += square
         out[name] = step
