@@ -116,7 +116,7 @@ class Mace:
         # Flat (keys * K) arrays: numpy broadcasts slowly along a short trailing axis.
         k = v.n_categories
         on_label = posterior.ravel()[v.item_label]  # T_{i l_a}
-        right = np.bincount(v.key_label, weights=on_label, minlength=v.n_keys * k)
+        right = as_float(np.bincount(v.key_label, weights=on_label, minlength=v.n_keys * k))
         theta = np.repeat(params["theta"], k)
         share = np.subtract(1.0, theta)  # in place from here: fewer new arrays
         share *= params["xi"].ravel()
