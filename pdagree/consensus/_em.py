@@ -120,9 +120,10 @@ def diagonal_posterior(
     """As :func:`posterior`, for a :class:`Diagonal` model: item ``i``'s joint for category
     ``k`` is the sum of ``log_off`` over its annotations (the same for every ``k``: it
     cancels in the posteriors) plus ``log_on - log_off`` over those with label ``k``; the
-    first sum enters each group's log-likelihood as one sum over its keys' labels."""
+    first sum enters each group's log-likelihood as one sum over its keys' labels. The
+    model's ``log_off`` and ``log_on`` are overwritten (made for this call)."""
     k = v.n_categories
-    gain = (log_on - log_off).ravel()
+    gain = np.subtract(log_on, log_off, out=log_on).ravel()  # the model's arrays, in place
     flat = np.bincount(v.item_label, weights=gain[v.key_label], minlength=v.n_items * k)
     joint = as_float(flat).reshape(v.n_items, k)
     joint += log_prior
@@ -138,7 +139,7 @@ def diagonal_posterior(
     scale = row_sum(post)
     post.ravel()[:] /= np.repeat(scale, k)
     total = _known_and_total(v, joint, post, top + np.log(scale))
-    base = row_sum(v.per_label * log_off)  # per key: the log_off of each of its labels
+    base = row_sum(np.multiply(log_off, v.per_label, out=log_off))  # per key, its labels
     total += np.bincount(v.key_group, weights=base, minlength=v.n_groups)
     return post, total
 
