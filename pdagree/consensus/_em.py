@@ -59,7 +59,8 @@ class Diagonal(Protocol):
 
     def log_diagonal(self, v: Votes, params: Params) -> tuple[FloatArray, FloatArray, FloatArray]:
         """The log prior of each category per item (n_items, K), and per (key, label)
-        (keys, K) ``log P(l | k)`` for ``k != l`` and for ``k = l``."""
+        (keys, K) ``log P(l | k)`` for ``k != l`` and for ``k = l``: the last two new
+        arrays at each call (:func:`diagonal_posterior` writes over them)."""
         ...
 
 
