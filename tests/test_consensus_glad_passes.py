@@ -71,7 +71,7 @@ def plain_m_step(v: Any, posterior: np.ndarray, alpha: np.ndarray, b: np.ndarray
         g = 0.5 * np.bincount(owner, weights=(q - (1.0 - q) - t) * dx, minlength=size)
         h = 0.25 * np.bincount(owner, weights=(1.0 - t * t) * dx * dx, minlength=size)
         if not by_key:
-            h = h + np.abs(g)
+            h = np.maximum(h - g, 0.25 * h)
         step = (g - (value - 1.0)) / (h + 1.0)
         before = part(value, term)
         out, pending = value.copy(), np.ones(len(value), dtype=bool)

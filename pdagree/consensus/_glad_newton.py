@@ -254,9 +254,11 @@ class _Block:
 
     def slope(self, value: FloatArray) -> tuple[FloatArray, FloatArray]:
         """The gradient and the (negated, positive) curvature at ``value`` (the current
-        point): ``sum (q - sigma(x)) dx`` and ``sum sigma(x)(1 - sigma(x)) dx^2``, with
-        ``2(q - sigma(x)) = (2q - 1) - t``, ``4 sigma(x)(1 - sigma(x)) = 1 - t^2`` and ``t =
-        tanh(x / 2)``."""
+        point): ``g = sum (q - sigma(x)) dx`` and ``w = sum sigma(x)(1 - sigma(x)) dx^2``,
+        with ``2(q - sigma(x)) = (2q - 1) - t``, ``4 sigma(x)(1 - sigma(x)) = 1 - t^2`` and
+        ``t = tanh(x / 2)``, plus the prior's terms. For a log-difficulty (``dx = x``) the
+        curvature of ``Q`` is ``w - g`` (``x`` is its own derivative in ``b``): taken where
+        it is at least ``w / 4``, else ``w / 4``, so that it stays positive."""
         at, (t, residual, weight) = self.data.now, self.data.scratch[:3]
         np.multiply(at.x, 0.5, out=t)
         np.tanh(t, out=t)
@@ -270,8 +272,8 @@ class _Block:
         weight *= dx
         g = 0.5 * as_float(self.sums @ residual)
         h = 0.25 * as_float(self.sums @ weight)
-        if not self.by_key:  # the second-derivative term of x in b; keep the step an ascent
-            h += np.abs(g)
+        if not self.by_key:  # Q's curvature in b, at least a quarter of the first term
+            h = np.maximum(h - g, 0.25 * h)
         return g - (value - PRIOR_MEAN), h + 1.0
 
 
