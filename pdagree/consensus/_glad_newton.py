@@ -249,8 +249,9 @@ class _Block:
     def part(self, value: FloatArray, at: _Point) -> FloatArray:
         """``Q``'s part of each coordinate at ``value`` (``at``: its point), without its
         constant."""
-        out = -as_float(self.sums @ at.loss)
-        return out - 0.5 * (value - PRIOR_MEAN) ** 2
+        out = as_float(self.sums @ at.loss)
+        np.negative(out, out=out)
+        return _less_prior(out, value)
 
     def slope(self, value: FloatArray) -> tuple[FloatArray, FloatArray]:
         """The gradient and the (negated, positive) curvature at ``value`` (the current
@@ -270,11 +271,29 @@ class _Block:
         residual *= dx
         weight *= dx
         weight *= dx
-        g = 0.5 * as_float(self.sums @ residual)
-        h = 0.25 * as_float(self.sums @ weight)
+        g = as_float(self.sums @ residual)
+        g *= 0.5
+        h = as_float(self.sums @ weight)
+        h *= 0.25
         if not self.by_key:  # Q's curvature in b, at least a quarter of the first term
-            h = np.maximum(h - g, 0.25 * h)
-        return g - (value - PRIOR_MEAN), h + 1.0
+            np.maximum(h - g, 0.25 * h, out=h)
+        h += 1.0
+        return _less_prior_slope(g, value), h
+
+
+def _less_prior(out: FloatArray, value: FloatArray) -> FloatArray:
+    """``out - (value - PRIOR_MEAN)^2 / 2``, in ``out`` (one new array, not four)."""
+    prior = value - PRIOR_MEAN
+    np.square(prior, out=prior)
+    prior *= 0.5
+    out -= prior
+    return out
+
+
+def _less_prior_slope(out: FloatArray, value: FloatArray) -> FloatArray:
+    """``out - (value - PRIOR_MEAN)``, in ``out``."""
+    out -= value - PRIOR_MEAN
+    return out
 
 
 def _newton(block: _Block, value: FloatArray) -> FloatArray:
@@ -282,10 +301,10 @@ def _newton(block: _Block, value: FloatArray) -> FloatArray:
     step until its own part of ``Q`` does not fall. The new values (the current point moves
     to them)."""
     data = block.data
-    gradient, curvature = block.slope(value)
-    step = gradient / curvature
-    before = block.part(value, data.now)
-    floor = before - 1e-12 * np.abs(before)
+    step, curvature = block.slope(value)
+    step /= curvature
+    floor = block.part(value, data.now)  # the part before the step, less its rounding
+    floor -= 1e-12 * np.abs(floor)
     out = value
     pending: BoolArray | None = None  # None: every coordinate (the first trial)
     for _ in range(HALVINGS):
