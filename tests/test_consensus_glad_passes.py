@@ -195,6 +195,10 @@ def test_work_arrays_are_kept_for_one_set_of_votes_at_a_time(
     assert all(np.shares_memory(a, b) for a, b in zip(sub_work, work, strict=True))
     assert not any(np.shares_memory(a, b) for a in sub_work for b in sub_work if a is not b)
     assert _glad_newton._held()["work"][1] is sub_work
+    # the sum matrices' ones too: one array for both sets
+    sub_lay = _glad_newton.layout(sub)
+    assert np.shares_memory(sub_lay.by_item.data, lay.by_key.data)
+    del sub_lay
     del sub, sub_work
     gc.collect()
     assert len(_glad_newton._LAYOUTS) == n

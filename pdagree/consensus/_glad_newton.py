@@ -106,7 +106,9 @@ def _release(held: dict[str, Any], ref: Any) -> None:
 
 _LAYOUTS: weakref.WeakKeyDictionary[Votes, Layout] = weakref.WeakKeyDictionary()
 _LOCAL = threading.local()
-_WORK = 11  # a point (x, negated terms), a trial point, four scratch arrays, q, 1 - q, 2q - 1
+_WORK = 13
+"""Work arrays: a point (x, negated terms), a trial point, three scratch arrays, the
+factors ``alpha_j`` and ``beta_i`` of the current point and a trial factor, q, 1 - q, 2q - 1."""
 
 
 def _held() -> dict[str, Any]:
@@ -123,19 +125,38 @@ def layout(v: Votes) -> Layout:
     found = _LAYOUTS.get(v)
     if found is not None:
         return found
-    ones = np.ones(len(v.item))
+    ones = _ones(len(v.item))
+    by_item = _sums(v.item, v.n_items, ones)
     log_k1 = np.log(np.maximum(v.n_allowed - 1.0, 1.0))[v.group]
-    counts = v.counts()
-    constant = counts - counts.sum(axis=1, keepdims=True)
+    k = v.n_categories
+    label_cell = v.item_label
+    constant = as_float(np.bincount(label_cell, minlength=v.n_items * k)).reshape(-1, k)
+    constant -= np.diff(by_item.indptr).astype(np.float64)[:, None]  # n_ik - n_i
     constant *= log_k1[:, None]
     out = Layout(
         by_key=_sums(v.key, v.n_keys, ones),
-        by_item=_sums(v.item, v.n_items, ones),
-        label_cell=v.item_label,
+        by_item=by_item,
+        label_cell=label_cell,
         constant=constant,
     )
     _LAYOUTS[v] = out
     return out
+
+
+def _ones(n: int) -> FloatArray:
+    """``n`` ones, read-only (the values of the sum matrices): a view of the ones of a
+    layout still alive if they are enough (the EM loop's sets of votes shrink), else new
+    ones; they go with the last layout that uses them."""
+    found = _ONES[0]()
+    if found is None or len(found) < n:
+        found = np.ones(n)
+        found.flags.writeable = False
+        _ONES[0] = weakref.ref(found)
+    out: FloatArray = found[:n]
+    return out
+
+
+_ONES: list[Any] = [lambda: None]
 
 
 def _softplus(x: FloatArray, out: FloatArray, scratch: FloatArray) -> FloatArray:
@@ -187,17 +208,25 @@ class _Point:
 
 class _Data:
     """One M-step's inputs: ``q``, ``1 - q`` and ``2q - 1`` per annotation, and the work
-    arrays: the current point, a trial point and scratch."""
+    arrays: the current point (at ``alpha``, ``b``), its factors ``alpha_j`` and ``beta_i``
+    per annotation (``factor[True]``, ``factor[False]``: the one each block moves, by
+    ``by_key``), a trial point and its factor, and scratch."""
 
-    def __init__(self, v: Votes, posterior: FloatArray) -> None:
+    def __init__(self, v: Votes, posterior: FloatArray, alpha: FloatArray, b: FloatArray):
         lay = layout(v)
         self.v, self.lay = v, lay
         work = lay.work
-        self.q = np.take(posterior, lay.label_cell, out=work[8], mode="clip")
-        self.wrong = np.subtract(1.0, self.q, out=work[9])
-        self.centred = np.subtract(self.q, self.wrong, out=work[10])
+        self.q = np.take(posterior, lay.label_cell, out=work[10], mode="clip")
+        self.wrong = np.subtract(1.0, self.q, out=work[11])
+        self.centred = np.subtract(self.q, self.wrong, out=work[12])
         self.now, self.trial = _Point(*work[0:2]), _Point(*work[2:4])
-        self.scratch = work[4:8]
+        self.scratch = work[4:7]
+        self.factor = {True: work[7], False: work[8]}
+        self.spare = work[9]  # the trial's factor
+        np.take(alpha, v.key, out=self.factor[True], mode="clip")
+        np.take(np.exp(b), v.item, out=self.factor[False], mode="clip")
+        np.multiply(self.factor[True], self.factor[False], out=self.now.x)  # as _products
+        self.evaluate(self.now)
 
     def evaluate(self, at: _Point) -> None:
         """The negated ``Q`` terms at ``at.x``, into ``at``: ``L + q max(-x, 0) + (1 - q)
@@ -215,36 +244,37 @@ class _Data:
         wrong *= self.wrong
         loss += wrong
 
-    def accept(self, taken: BoolArray | None) -> None:
-        """The trial point becomes the current one for the annotations ``taken`` (None:
-        all)."""
+    def accept(self, taken: BoolArray | None, by_key: bool) -> None:
+        """The trial point (moved by the block ``by_key``) becomes the current one for the
+        annotations ``taken`` (None: all)."""
         if taken is None or taken.all():
             self.now, self.trial = self.trial, self.now
+            self.factor[by_key], self.spare = self.spare, self.factor[by_key]
             return
         for name in _Point.__slots__:
             np.copyto(getattr(self.now, name), getattr(self.trial, name), where=taken)
+        np.copyto(self.factor[by_key], self.spare, where=taken)
 
 
 class _Block:
     """The abilities given the difficulties (``by_key``), or the log-difficulties given the
     abilities: ``Q``'s part that belongs to each coordinate, its slope and curvature."""
 
-    def __init__(self, data: _Data, other: FloatArray, by_key: bool) -> None:
+    def __init__(self, data: _Data, by_key: bool) -> None:
         v = data.v
         self.data, self.by_key = data, by_key
         self.owner = v.key if by_key else v.item
         self.sums = data.lay.by_key if by_key else data.lay.by_item
         # The per-annotation factor of the fixed block: beta_i, or alpha_j.
-        self.fixed = data.scratch[3]
-        source, index = (np.exp(other), v.item) if by_key else (other, v.key)
-        np.take(source, index, out=self.fixed, mode="clip")
+        self.fixed = data.factor[not by_key]
 
     def move(self, value: FloatArray) -> None:
         """The trial point's ``x`` and terms at ``value``."""
-        x = self.data.trial.x
-        np.take(value if self.by_key else np.exp(value), self.owner, out=x, mode="clip")
-        x *= self.fixed
-        self.data.evaluate(self.data.trial)
+        data = self.data
+        moving = value if self.by_key else np.exp(value)
+        np.take(moving, self.owner, out=data.spare, mode="clip")
+        np.multiply(data.spare, self.fixed, out=data.trial.x)
+        data.evaluate(data.trial)
 
     def part(self, value: FloatArray, at: _Point) -> FloatArray:
         """``Q``'s part of each coordinate at ``value`` (``at``: its point), without its
@@ -314,10 +344,10 @@ def _newton(block: _Block, value: FloatArray) -> FloatArray:
         accept = better if pending is None else pending & better
         if accept.all():
             out = trial
-            data.accept(None)
+            data.accept(None, block.by_key)
         else:
             out = np.where(accept, trial, out)
-            data.accept(accept[block.owner])
+            data.accept(accept[block.owner], block.by_key)
         pending = ~better if pending is None else pending & ~better
         if not pending.any():
             break
@@ -330,10 +360,8 @@ def maximise(
 ) -> tuple[FloatArray, FloatArray]:
     """``sweeps`` alternating Newton steps (abilities, then log-difficulties) from
     (``alpha``, ``b``) on ``Q`` given the posteriors."""
-    data = _Data(v, posterior)
-    _products(v, alpha, b, data.now.x, data.scratch[0])
-    data.evaluate(data.now)
+    data = _Data(v, posterior, alpha, b)
     for _ in range(sweeps):
-        alpha = _newton(_Block(data, b, by_key=True), alpha)
-        b = _newton(_Block(data, alpha, by_key=False), b)
+        alpha = _newton(_Block(data, by_key=True), alpha)
+        b = _newton(_Block(data, by_key=False), b)
     return alpha, b
