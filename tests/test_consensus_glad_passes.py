@@ -143,6 +143,70 @@ def test_m_steps_equal_the_plain_formulas_to_the_last_bit(
         np.testing.assert_array_equal(out["b"], b)
 
 
+def plain_part(
+    v: Any, posterior: np.ndarray, alpha: np.ndarray, b: np.ndarray, by_key: bool
+) -> np.ndarray:
+    """Q's part of each ability (``by_key``) or log-difficulty, without its constant."""
+    q = posterior[v.item, v.code]
+    right, wrong = _log_sigmoids(alpha[v.key] * np.exp(b[v.item]))
+    owner, size, value = (v.key, v.n_keys, alpha) if by_key else (v.item, v.n_items, b)
+    out: np.ndarray = np.bincount(owner, weights=q * right + (1.0 - q) * wrong, minlength=size)
+    return out - 0.5 * (value - 1.0) ** 2
+
+
+def test_steps_taken_without_evaluating_q_do_not_lower_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The M-step evaluates Q only for the coordinates whose full Newton step the curvature
+    # bounds cannot show to be uphill: every step that lowers its part of Q is among them.
+    # From spread-out points, where many full steps overshoot.
+    v = steps(frames()["groups"], monkeypatch)[0][0]
+    rng = np.random.default_rng(0)
+    n_fell, n_safe = {True: 0, False: 0}, 0
+    for spread in range(6):
+        posterior = rng.dirichlet(np.full(v.n_categories, 0.3), size=v.n_items)
+        alpha = rng.uniform(-0.9, 0.9, v.n_keys) * spread
+        b = rng.normal(1.0, 0.5 * spread, v.n_items)
+        data = _glad_newton._Data(v, posterior, alpha, b)
+        for by_key in (True, False):
+            block = _glad_newton._Block(data, by_key)
+            value = alpha if by_key else b
+            step, curvature = block.slope(value)
+            step /= curvature
+            unsafe = block.unsafe(step, curvature)
+            moved = value + step
+            before = plain_part(v, posterior, alpha, b, by_key)
+            after = plain_part(
+                v, posterior, moved if by_key else alpha, b if by_key else moved, by_key
+            )
+            fell = after < before - 1e-12 * np.abs(before)
+            assert not np.any(fell & ~unsafe)
+            n_fell[by_key] += int(fell.sum())
+            n_safe += int((~unsafe).sum())
+            block.move(moved)  # on to the other block from the moved point
+            data.accept(None, by_key)
+            alpha, b = (moved, b) if by_key else (alpha, moved)
+    assert n_fell[True] > 100 and n_fell[False] > 2 and n_safe > 20
+
+
+def test_the_m_steps_compared_skip_q_for_some_steps_and_not_for_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # so that the plain formulas (Q evaluated at every step) check all three ways
+    seen: list[str] = []
+    unsafe, halve = _glad_newton._Block.unsafe, _glad_newton._halve_some
+
+    def counted(block: Any, step: np.ndarray, curvature: np.ndarray) -> np.ndarray:
+        out: np.ndarray = unsafe(block, step, curvature)
+        share = out.mean()
+        seen.append("none" if not share else "some" if share <= _glad_newton.SUBSET else "all")
+        return out
+
+    monkeypatch.setattr(_glad_newton._Block, "unsafe", counted)
+    monkeypatch.setattr(_glad_newton, "_halve_some", halve)
+    for name in ("groups", "one group"):
+        steps(frames()[name], monkeypatch)
+    assert {"none", "some", "all"} <= set(seen)
+
+
 @pytest.mark.parametrize("name", ["groups", "one group"])
 def test_e_steps_from_item_sums_equal_the_per_annotation_table(
     name: str, monkeypatch: pytest.MonkeyPatch

@@ -40,6 +40,9 @@ from ._votes import Votes
 __all__ = ["HALVINGS", "PRIOR_MEAN", "Layout", "item_log_labels", "layout", "maximise"]
 
 HALVINGS = 30
+SUBSET = 0.25
+"""Up to this share of a block's coordinates unsafe (:meth:`_Block.unsafe`), ``Q`` is
+evaluated on their annotations only; above it, on all annotations."""
 PRIOR_MEAN = 1.0
 
 
@@ -200,10 +203,11 @@ class _Point:
     the annotation's term of ``Q``, negated (without its constant), in work arrays that the
     next point may overwrite."""
 
-    __slots__ = ("loss", "x")
+    __slots__ = ("fresh", "loss", "x")
 
     def __init__(self, x: FloatArray, loss: FloatArray) -> None:
         self.x, self.loss = x, loss
+        self.fresh = False  # whether ``loss`` is that of ``x`` (evaluated when needed)
 
 
 class _Data:
@@ -226,7 +230,6 @@ class _Data:
         np.take(alpha, v.key, out=self.factor[True], mode="clip")
         np.take(np.exp(b), v.item, out=self.factor[False], mode="clip")
         np.multiply(self.factor[True], self.factor[False], out=self.now.x)  # as _products
-        self.evaluate(self.now)
 
     def evaluate(self, at: _Point) -> None:
         """The negated ``Q`` terms at ``at.x``, into ``at``: ``L + q max(-x, 0) + (1 - q)
@@ -243,6 +246,7 @@ class _Data:
         loss += right
         wrong *= self.wrong
         loss += wrong
+        at.fresh = True
 
     def accept(self, taken: BoolArray | None, by_key: bool) -> None:
         """The trial point (moved by the block ``by_key``) becomes the current one for the
@@ -251,7 +255,7 @@ class _Data:
             self.now, self.trial = self.trial, self.now
             self.factor[by_key], self.spare = self.spare, self.factor[by_key]
             return
-        for name in _Point.__slots__:
+        for name in ("x", "loss"):  # both points evaluated (the halving loop's)
             np.copyto(getattr(self.now, name), getattr(self.trial, name), where=taken)
         np.copyto(self.factor[by_key], self.spare, where=taken)
 
@@ -268,17 +272,22 @@ class _Block:
         # The per-annotation factor of the fixed block: beta_i, or alpha_j.
         self.fixed = data.factor[not by_key]
 
-    def move(self, value: FloatArray) -> None:
-        """The trial point's ``x`` and terms at ``value``."""
+    def move(self, value: FloatArray, evaluate: bool = True) -> None:
+        """The trial point's ``x`` and (if ``evaluate``) terms at ``value``."""
         data = self.data
         moving = value if self.by_key else np.exp(value)
         np.take(moving, self.owner, out=data.spare, mode="clip")
         np.multiply(data.spare, self.fixed, out=data.trial.x)
-        data.evaluate(data.trial)
+        if evaluate:
+            data.evaluate(data.trial)
+        else:
+            data.trial.fresh = False
 
     def part(self, value: FloatArray, at: _Point) -> FloatArray:
         """``Q``'s part of each coordinate at ``value`` (``at``: its point), without its
         constant."""
+        if not at.fresh:
+            self.data.evaluate(at)
         out = as_float(self.sums @ at.loss)
         np.negative(out, out=out)
         return _less_prior(out, value)
@@ -310,6 +319,45 @@ class _Block:
         h += 1.0
         return _less_prior_slope(g, value), h
 
+    def unsafe(self, step: FloatArray, curvature: FloatArray) -> BoolArray:
+        """The coordinates along whose full ``step`` ``Q`` might fall (``step =
+        gradient / curvature``, ``curvature`` the negated second derivative or more): so if
+        the negated second derivative stays at most twice ``curvature`` along the step (then
+        the slope, ``gradient`` at the start, is at least ``gradient - 2 curvature u`` at
+        ``u``, and its integral over the step is at least 0).
+
+        An ability's negated second derivative is ``sum sigma'(x) beta^2 + 1`` and ``log
+        sigma'(x)`` moves by at most ``|x' - x| <= |step| beta``: so within ``e^{|step| sum
+        beta}`` times the likelihood's part of ``curvature``, taken here at most 1.5. A
+        log-difficulty's is ``sum phi(x) + 1``, ``phi = sigma'(x) x^2 + (sigma(x) - q) x``,
+        whose derivative in ``b`` is at most ``|y|^3 / 4 + 3 y^2 / 4 + |y| <= (|y| + 1.5)^3
+        / 4`` in size (``y = x e^u``, ``|sigma'| <= 1/4``, ``|sigma - q| <= 1``), and ``sum
+        phi + 1 <= curvature`` at the start: so it stays within ``2 curvature`` if
+        ``|step|`` times the sum of that bound at ``|y| = |x| e^{|step|}`` is at most
+        ``curvature`` (taken here at most half of it). The others are safe: ``Q`` need not
+        be evaluated for them."""
+        size = np.abs(step)
+        if self.by_key:
+            reach = as_float(self.sums @ self.fixed)  # sum of beta per annotator
+            reach *= size
+            out: BoolArray = ~(reach <= _SAFE_GROWTH)  # nan: unsafe
+            return out
+        a, cube = self.data.scratch[:2]
+        np.abs(self.data.now.x, out=a)
+        a += 1.5
+        np.multiply(a, a, out=cube)
+        cube *= a  # (|x| + 1.5)^3 / 4 >= |x|^3 / 4 + 3 x^2 / 4 + |x|
+        bound = as_float(self.sums @ cube)
+        bound *= np.exp(3.0 * size)  # |y| + 1.5 <= (|x| + 1.5) e^{|step|}
+        bound *= size
+        bound *= 0.25
+        out = ~(bound <= 0.5 * curvature)
+        return out
+
+
+_SAFE_GROWTH = float(np.log(1.5))
+"""At most this ``|step| sum beta`` for an ability (the curvature grows at most 1.5-fold)."""
+
 
 def _less_prior(out: FloatArray, value: FloatArray) -> FloatArray:
     """``out - (value - PRIOR_MEAN)^2 / 2``, in ``out`` (one new array, not four)."""
@@ -333,6 +381,13 @@ def _newton(block: _Block, value: FloatArray) -> FloatArray:
     data = block.data
     step, curvature = block.slope(value)
     step /= curvature
+    unsafe = block.unsafe(step, curvature)
+    n_unsafe = int(np.count_nonzero(unsafe))
+    if n_unsafe <= SUBSET * len(value):  # Q evaluated for the unsafe coordinates only
+        out = value + step if not n_unsafe else _halve_some(block, value, step, unsafe)
+        block.move(out, evaluate=False)
+        data.accept(None, block.by_key)
+        return out
     floor = block.part(value, data.now)  # the part before the step, less its rounding
     floor -= 1e-12 * np.abs(floor)
     out = value
@@ -349,6 +404,44 @@ def _newton(block: _Block, value: FloatArray) -> FloatArray:
             out = np.where(accept, trial, out)
             data.accept(accept[block.owner], block.by_key)
         pending = ~better if pending is None else pending & ~better
+        if not pending.any():
+            break
+        step = step / 2.0
+    return out
+
+
+def _halve_some(
+    block: _Block, value: FloatArray, step: FloatArray, unsafe: BoolArray
+) -> FloatArray:
+    """As the halving loop of :func:`_newton`, on the coordinates ``unsafe`` only, with
+    their annotations gathered (the others take their full step); the same sums, added in
+    the same order."""
+    data = block.data
+    annotations = np.flatnonzero(unsafe[block.owner])
+    owner = block.owner[annotations]
+    fixed = block.fixed[annotations]
+    q, wrong = data.q[annotations], data.wrong[annotations]
+    size = len(value)
+
+    def part(at: FloatArray, x: FloatArray) -> FloatArray:
+        positive = np.maximum(x, 0.0)
+        loss = np.log1p(np.exp(-np.abs(x)))
+        loss += (positive - x) * q
+        loss += positive * wrong
+        out = as_float(np.bincount(owner, weights=loss, minlength=size))
+        np.negative(out, out=out)
+        return _less_prior(out, at)
+
+    floor = part(value, data.now.x[annotations])
+    floor -= 1e-12 * np.abs(floor)
+    out = np.where(unsafe, value, value + step)
+    pending = unsafe
+    for _ in range(HALVINGS):
+        trial = np.where(pending, value + step, out)
+        moving = trial if block.by_key else np.exp(trial)
+        better = part(trial, moving[owner] * fixed) >= floor
+        out = np.where(pending & better, trial, out)
+        pending = pending & ~better
         if not pending.any():
             break
         step = step / 2.0
