@@ -29,10 +29,11 @@ the curvature is ``Q``'s own (``Q`` is concave in ``alpha_j``); for a log-diffic
 term, ``sum_a sigma(x_a)(1 - sigma(x_a)) x_a^2``, else that quarter (plus the prior's 1), so
 that each step goes uphill. Two pairs per M-step cost less than one or three overall
 (measured on 10^5 small ``by=`` groups: the EM steps saved cost more than the Newton steps).
-Each point's ``x_a`` and ``Q`` terms are kept, so that a Newton step
-evaluates ``Q`` once per trial and the slope once; the passes over the annotations write
-into work arrays kept per set of votes, and the sums over each annotator's (item's)
-annotations are sparse products (:mod:`._glad_newton`). The E-step gives the EM loop each
+``Q`` is evaluated only for the coordinates whose full step a bound on the curvature along
+it cannot show to be uphill (after the first few EM steps, hardly any); each point's
+``x_a`` and its factors are kept, the passes over the annotations write into work arrays
+kept per set of votes, and the sums over each annotator's (item's) annotations are sparse
+products (:mod:`._glad_newton`). The E-step gives the EM loop each
 item's sums of ``log P(label | k)``, from one value per annotation (the label's category
 differs from the others by ``x_a + log(K - 1)``). The loop runs it in SQUAREM cycles
 (:mod:`._squarem`) on the abilities and log inverse difficulties as they are (any real

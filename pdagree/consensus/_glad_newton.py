@@ -20,7 +20,9 @@ With ``x_a = alpha_j beta_i`` and ``softplus(x) = log(1 + exp(x)) = max(x, 0) + 
   max(-x_a, 0) + (1 - q_a) max(x_a, 0)`` (no cancellation: both parts are non-negative), and
   its slope in ``x`` is ``q_a - sigma(x_a)``, with ``sigma(x) = (1 + tanh(x / 2)) / 2`` and
   ``sigma(x)(1 - sigma(x)) = (1 - tanh(x / 2)^2) / 4`` (``tanh`` is a vectorised ufunc, several
-  times faster than ``scipy.special.expit``).
+  times faster than ``scipy.special.expit``). Each Newton step's terms of ``Q`` are
+  evaluated only for the coordinates whose step :meth:`_Block.unsafe` cannot show to be
+  uphill (on their annotations alone while they are few).
 """
 
 from __future__ import annotations
