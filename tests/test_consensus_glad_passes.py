@@ -1,18 +1,20 @@
 """GLAD's E- and M-steps in kept work arrays, with sparse sums and per-item E-step sums
-(#26 point 16): the same numbers, to the last bit, as the formulas written with plain
-numpy (``np.bincount``, ``np.where``, new arrays), and no result shares memory with the
-work arrays that the next step overwrites."""
+(#26 point 16): the M-steps give the same numbers, to the last bit, as their formulas
+written with plain numpy (``np.bincount``, ``np.where``, new arrays); the E-step's sums (one
+value per annotation, no (annotations, K) table) give the posteriors and log-likelihoods of
+the per-annotation table to rounding; and no result shares memory with the work arrays
+that the next step overwrites."""
 
 from __future__ import annotations
 
 import gc
+import threading
 import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
-import scipy.special
 from test_consensus_active import crowd
 
 import pdagree  # noqa: F401  (registers the accessor)
@@ -45,9 +47,9 @@ def plain_table(v: Any, alpha: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def plain_m_step(v: Any, posterior: np.ndarray, alpha: np.ndarray, b: np.ndarray) -> Any:
-    """SWEEPS alternating safeguarded Newton steps on Q, with bincount sums."""
+    """SWEEPS alternating safeguarded Newton steps on Q (its terms without the constant
+    ``(1 - q) log(K - 1)``), with bincount sums; ``sigma(x) = (1 + tanh(x / 2)) / 2``."""
     q = posterior[v.item, v.code]
-    log_k1 = _log_k1(v)
 
     def run(value: np.ndarray, other: np.ndarray, by_key: bool) -> Any:
         owner, size = (v.key, v.n_keys) if by_key else (v.item, v.n_items)
@@ -55,21 +57,21 @@ def plain_m_step(v: Any, posterior: np.ndarray, alpha: np.ndarray, b: np.ndarray
 
         def at(value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             x = value[v.key] * fixed if by_key else fixed * np.exp(value[v.item])
-            right, wrong = _log_sigmoids(x)
-            return x, q * right + (1.0 - q) * (wrong - log_k1)
+            positive = np.maximum(x, 0.0)
+            shared = np.log1p(np.exp(-np.abs(x)))
+            return x, -(shared + (positive - x) * q + positive * (1.0 - q))
 
         def part(value: np.ndarray, term: np.ndarray) -> np.ndarray:
-            out = np.bincount(owner, weights=term, minlength=size)
+            out = -np.bincount(owner, weights=-term, minlength=size)
             return out - 0.5 * (value - 1.0) ** 2
 
         x, term = at(value)
-        p = scipy.special.expit(x)
-        residual = q - p
+        t = np.tanh(x * 0.5)
         dx = fixed if by_key else x
-        g = np.bincount(owner, weights=residual * dx, minlength=size)
-        h = np.bincount(owner, weights=p * (1.0 - p) * dx * dx, minlength=size)
+        g = 0.5 * np.bincount(owner, weights=(q - (1.0 - q) - t) * dx, minlength=size)
+        h = 0.25 * np.bincount(owner, weights=(1.0 - t * t) * dx * dx, minlength=size)
         if not by_key:
-            h = h + np.abs(np.bincount(owner, weights=residual * x, minlength=size))
+            h = np.maximum(h - g, 0.25 * h)
         step = (g - (value - 1.0)) / (h + 1.0)
         before = part(value, term)
         out, pending = value.copy(), np.ones(len(value), dtype=bool)
@@ -141,6 +143,70 @@ def test_m_steps_equal_the_plain_formulas_to_the_last_bit(
         np.testing.assert_array_equal(out["b"], b)
 
 
+def plain_part(
+    v: Any, posterior: np.ndarray, alpha: np.ndarray, b: np.ndarray, by_key: bool
+) -> np.ndarray:
+    """Q's part of each ability (``by_key``) or log-difficulty, without its constant."""
+    q = posterior[v.item, v.code]
+    right, wrong = _log_sigmoids(alpha[v.key] * np.exp(b[v.item]))
+    owner, size, value = (v.key, v.n_keys, alpha) if by_key else (v.item, v.n_items, b)
+    out: np.ndarray = np.bincount(owner, weights=q * right + (1.0 - q) * wrong, minlength=size)
+    return out - 0.5 * (value - 1.0) ** 2
+
+
+def test_steps_taken_without_evaluating_q_do_not_lower_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The M-step evaluates Q only for the coordinates whose full Newton step the curvature
+    # bounds cannot show to be uphill: every step that lowers its part of Q is among them.
+    # From spread-out points, where many full steps overshoot.
+    v = steps(frames()["groups"], monkeypatch)[0][0]
+    rng = np.random.default_rng(0)
+    n_fell, n_safe = {True: 0, False: 0}, 0
+    for spread in range(6):
+        posterior = rng.dirichlet(np.full(v.n_categories, 0.3), size=v.n_items)
+        alpha = rng.uniform(-0.9, 0.9, v.n_keys) * spread
+        b = rng.normal(1.0, 0.5 * spread, v.n_items)
+        data = _glad_newton._Data(v, posterior, alpha, b)
+        for by_key in (True, False):
+            block = _glad_newton._Block(data, by_key)
+            value = alpha if by_key else b
+            step, curvature = block.slope(value)
+            step /= curvature
+            unsafe = block.unsafe(step, curvature)
+            moved = value + step
+            before = plain_part(v, posterior, alpha, b, by_key)
+            after = plain_part(
+                v, posterior, moved if by_key else alpha, b if by_key else moved, by_key
+            )
+            fell = after < before - 1e-12 * np.abs(before)
+            assert not np.any(fell & ~unsafe)
+            n_fell[by_key] += int(fell.sum())
+            n_safe += int((~unsafe).sum())
+            block.move(moved)  # on to the other block from the moved point
+            data.accept(None, by_key)
+            alpha, b = (moved, b) if by_key else (alpha, moved)
+    assert n_fell[True] > 100 and n_fell[False] > 2 and n_safe > 20
+
+
+def test_the_m_steps_compared_skip_q_for_some_steps_and_not_for_others(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # so that the plain formulas (Q evaluated at every step) check all three ways
+    seen: list[str] = []
+    unsafe, halve = _glad_newton._Block.unsafe, _glad_newton._halve_some
+
+    def counted(block: Any, step: np.ndarray, curvature: np.ndarray) -> np.ndarray:
+        out: np.ndarray = unsafe(block, step, curvature)
+        share = out.mean()
+        seen.append("none" if not share else "some" if share <= _glad_newton.SUBSET else "all")
+        return out
+
+    monkeypatch.setattr(_glad_newton._Block, "unsafe", counted)
+    monkeypatch.setattr(_glad_newton, "_halve_some", halve)
+    for name in ("groups", "one group"):
+        steps(frames()[name], monkeypatch)
+    assert {"none", "some", "all"} <= set(seen)
+
+
 @pytest.mark.parametrize("name", ["groups", "one group"])
 def test_e_steps_from_item_sums_equal_the_per_annotation_table(
     name: str, monkeypatch: pytest.MonkeyPatch
@@ -153,8 +219,9 @@ def test_e_steps_from_item_sums_equal_the_per_annotation_table(
             table = plain_table(v, at["alpha"], at["b"])
             post, log_likelihood = _em.posterior(v, prior, sums, mode)
             want_post, want_log_likelihood = _em.posterior(v, prior, table, False)
-            np.testing.assert_array_equal(post, want_post)
-            np.testing.assert_array_equal(log_likelihood, want_log_likelihood)
+            # the same sums added in another order: equal to rounding
+            np.testing.assert_allclose(post, want_post, rtol=0, atol=2e-15)
+            np.testing.assert_allclose(log_likelihood, want_log_likelihood, rtol=1e-13)
 
 
 def test_results_do_not_share_the_work_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -177,6 +244,7 @@ def test_work_arrays_are_kept_for_one_set_of_votes_at_a_time(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     v = steps(frames()["groups"], monkeypatch)[0][0]
+    gc.collect()
     lay = _glad_newton.layout(v)
     assert _glad_newton.layout(v) is lay
     work = lay.work
@@ -185,11 +253,43 @@ def test_work_arrays_are_kept_for_one_set_of_votes_at_a_time(
     sub, _, _ = v.restrict(np.arange(v.n_groups) % 2 == 0)
     assert _glad_newton.layout(sub) is not lay
     assert len(_glad_newton._LAYOUTS) == n + 1
-    sub_work = _glad_newton.layout(sub).work  # frees the first set's arrays
+    sub_work = _glad_newton.layout(sub).work  # takes the first set's arrays over
     assert all(len(w) == len(sub.item) for w in sub_work)
-    assert _glad_newton._HELD["work"][1] is sub_work
+    # fewer annotations: views of the same memory (nothing new to allocate), each its own
+    assert all(np.shares_memory(a, b) for a, b in zip(sub_work, work, strict=True))
+    assert not any(np.shares_memory(a, b) for a in sub_work for b in sub_work if a is not b)
+    assert _glad_newton._held()["work"][1] is sub_work
+    # the sum matrices' ones too: one array for both sets
+    sub_lay = _glad_newton.layout(sub)
+    assert np.shares_memory(sub_lay.by_item.data, lay.by_key.data)
+    del sub_lay
     del sub, sub_work
     gc.collect()
     assert len(_glad_newton._LAYOUTS) == n
-    assert not _glad_newton._HELD  # the arrays went with their set of votes
-    assert lay.work is not work  # made again when the first set is used again
+    assert not _glad_newton._held()  # the arrays went with their set of votes
+    again = lay.work
+    assert again is not work  # made again when the first set is used again
+    assert all(len(w) == len(v.item) for w in again)
+
+
+def test_a_larger_set_of_votes_gets_new_work_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
+    v = steps(frames()["groups"], monkeypatch)[0][0]
+    sub, _, _ = v.restrict(np.arange(v.n_groups) % 2 == 0)
+    _glad_newton._held().clear()  # no arrays left from the fit
+    small = _glad_newton.layout(sub).work
+    large = _glad_newton.layout(v).work
+    assert all(len(w) == len(v.item) for w in large)
+    assert not any(np.shares_memory(a, b) for a in large for b in small)
+
+
+def test_each_thread_has_its_own_work_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
+    v = steps(frames()["groups"], monkeypatch)[0][0]
+    sub, _, _ = v.restrict(np.arange(v.n_groups) % 2 == 0)
+    mine = _glad_newton.layout(v).work
+    theirs: list[list[np.ndarray]] = []
+    thread = threading.Thread(target=lambda: theirs.append(_glad_newton.layout(sub).work))
+    thread.start()
+    thread.join()
+    assert all(len(w) == len(sub.item) for w in theirs[0])
+    assert not any(np.shares_memory(a, b) for a in theirs[0] for b in mine)
+    assert _glad_newton.layout(v).work is mine  # this thread's arrays are still held
