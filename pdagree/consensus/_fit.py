@@ -113,7 +113,8 @@ def fit(
         where it does not lower the penalised likelihood, then one EM step from it; each of
         the three M-steps of a cycle counts as an iteration, and ``n_iterations`` counts
         them too. MACE's jumps are bounded as in Varadhan's SQUAREM package (1 at first,
-        4 times more each time a jump reaches the bound).
+        4 times more each time a jump reaches the bound), each annotator's the longer of its
+        own step and its group's.
     tol : float, default 1e-6
         EM has converged when the largest change of an item's posterior probability or of
         a parameter (confusion probabilities and priors; GLAD's abilities and log inverse
