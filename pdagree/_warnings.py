@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 import os
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 __all__ = [
@@ -13,6 +15,7 @@ __all__ = [
     "LayoutWarning",
     "PdagreeWarning",
     "UndefinedStatisticWarning",
+    "listed",
     "recorded",
     "warn",
 ]
@@ -61,23 +64,56 @@ def _stack_level() -> int:
     return max(level, 1)
 
 
+@dataclass(frozen=True, eq=False)
+class _Record:
+    """Where the warnings of a call are kept (:func:`recorded`, :func:`listed`): their
+    messages, whether they are also raised, and the enclosing record."""
+
+    messages: list[str]
+    silent: bool
+    outer: _Record | None
+
+
+_RECORD: contextvars.ContextVar[_Record | None] = contextvars.ContextVar(
+    "pdagree_warning_record", default=None
+)
+"""The record of the call under way in this context (thread, task): a context variable,
+not the process's warning filters, so that calls in other threads are not affected."""
+
+
 def warn(message: str, category: type[Warning] = UndefinedStatisticWarning) -> None:
-    """Emit ``message`` so that it points at the user's line, not at pdagree's internals."""
-    warnings.warn(message, category, stacklevel=_stack_level())
+    """Emit ``message`` so that it points at the user's line, not at pdagree's internals;
+    inside :func:`recorded` or :func:`listed` it is kept too (and, in :func:`listed`, not
+    raised)."""
+    record, silent = _RECORD.get(), False
+    while record is not None:
+        record.messages.append(message)
+        silent = silent or record.silent
+        record = record.outer
+    if not silent:
+        warnings.warn(message, category, stacklevel=_stack_level())
+
+
+def _kept(
+    function: Callable[..., _T], args: tuple[Any, ...], silent: bool
+) -> tuple[_T, tuple[str, ...]]:
+    record = _Record([], silent, _RECORD.get())
+    token = _RECORD.set(record)
+    try:
+        result = function(*args)
+    finally:
+        _RECORD.reset(token)
+    return result, tuple(record.messages)
 
 
 def recorded(function: Callable[..., _T], *args: Any) -> tuple[_T, tuple[str, ...]]:
-    """``function(*args)`` and the messages of the warnings it raised, each raised again as
-    it was (its category, pointing at the user's line), so that the caller keeps a copy."""
-    raised: list[warnings.WarningMessage] = []
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                result = function(*args)
-            finally:
-                raised = list(caught)
-    finally:
-        for w in raised:  # once each, after the function (a handful at most)
-            warnings.warn(w.message, stacklevel=_stack_level())
-    return result, tuple(str(w.message) for w in raised)
+    """``function(*args)`` and the messages of the pdagree warnings it raised, each raised
+    as usual (its category, pointing at the user's line), so that the caller keeps a copy.
+    Kept in this context only: the process's warning filters and ``showwarning`` are not
+    touched, so reads in other threads keep their own warnings."""
+    return _kept(function, args, silent=False)
+
+
+def listed(function: Callable[..., _T], *args: Any) -> tuple[_T, tuple[str, ...]]:
+    """As :func:`recorded`, the warnings kept and not raised (the page lists them)."""
+    return _kept(function, args, silent=True)

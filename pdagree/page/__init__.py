@@ -11,11 +11,13 @@ The ratings are passed in (this package sits below :mod:`pdagree.ratings`, which
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .._version import __version__
+from .._warnings import listed
 from ._results import View, compute
 from ._sections import SECTIONS, groups_summary, warned
 from ._template import document, esc, label_of
@@ -96,8 +98,9 @@ def to_html(
 
     Warns
     -----
-    Warnings that the methods raise while the page is computed are listed on the page, in
-    its data section, rather than emitted.
+    pdagree's warnings that the methods raise while the page is computed are listed on the
+    page, in its data section, rather than emitted (kept for this call only: other threads'
+    warnings are theirs); numpy's floating-point warnings are off while it is computed.
 
     Examples
     --------
@@ -106,10 +109,11 @@ def to_html(
     >>> page.startswith("<!DOCTYPE html>"), "<script" in page
     (True, False)
     """
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        computed = compute(ratings, gold, consensus)
-    raised = list(dict.fromkeys([*read_warnings, *(str(w.message) for w in caught)]))
+    # pdagree's warnings kept in this context, not raised; numpy's floating-point ones off
+    # (thread-local): the process's warning filters are not swapped (other threads' warnings)
+    with np.errstate(all="ignore"):
+        computed, caught = listed(compute, ratings, gold, consensus)
+    raised = list(dict.fromkeys([*read_warnings, *caught]))
     context: dict[str, Any] = {
         "layout": ratings.layout,
         "consensus": consensus,
