@@ -19,7 +19,6 @@ numbers of times the formula does not hold and these are nan.
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -90,6 +89,24 @@ def replicate_kappas(data: RatingData, picks: IntArray) -> FloatArray:
     return category_kappas(_sums(rows, starts, sizes, picks), data.enc.n_categories)
 
 
+def _nan_std(defined: FloatArray, count: IntArray) -> FloatArray:
+    """``np.nanstd(defined, axis=0, ddof=1)`` where ``count`` (the values defined per
+    column) is at least 2, nan elsewhere, by NumPy's own steps (the same numbers) and without
+    its warning for those columns (a warning filter swapped here would be the process's,
+    seen by other threads)."""
+    missing = np.isnan(defined)
+    centred = np.where(missing, 0.0, defined)
+    with np.errstate(invalid="ignore", divide="ignore"):  # columns of 0 or 1: nan below
+        mean = np.sum(centred, axis=0, keepdims=True)
+        mean /= count
+        centred -= mean
+        centred[missing] = 0.0
+        np.multiply(centred, centred, out=centred)
+        var = np.sum(centred, axis=0) / (count - 1)
+        out: FloatArray = np.where(count >= 2, np.sqrt(var), np.nan)
+    return out
+
+
 def category_uncertainty(
     data: RatingData,
     confidence_level: float,
@@ -120,11 +137,10 @@ def category_uncertainty(
         reps[done : done + size] = category_kappas(sums, enc.n_categories)
         done += size
     alpha = (1.0 - level) / 2.0
-    with np.errstate(invalid="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-nan slices: nan, as wanted
+    with np.errstate(invalid="ignore"):
         defined = np.where(np.isfinite(reps), reps, np.nan)
         count = np.isfinite(defined).sum(axis=0)
-        se = np.where(count >= 2, np.nanstd(defined, axis=0, ddof=1), np.nan)
+        se = _nan_std(defined, count)
         low, high = nan_quantiles(defined, np.array([alpha, 1.0 - alpha]))
     # Fleiss, Nee & Landis (1979): under H0, 2 / (N m (m - 1)) with m ratings on every item;
     # the rated items and the fewest and most ratings per group, as their overall test reads.

@@ -11,7 +11,6 @@ kept, nothing re-encoded).
 from __future__ import annotations
 
 import inspect
-import warnings
 from dataclasses import replace
 from typing import Any
 
@@ -20,7 +19,7 @@ import pandas as pd
 
 from ._kernels import leave_one_out as KL
 from ._typing import FloatArray
-from ._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
+from ._warnings import UndefinedStatisticWarning, listed, warn
 from .category_sets import compute
 from .definitions import get
 from .definitions.alpha import with_distance
@@ -192,11 +191,11 @@ def _recomputed(data: RatingData, coefficient: str, options: dict[str, Any]) -> 
             declared=enc.declared,
         )
         rest = RatingData(sub, category_mask=data.category_mask)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PdagreeWarning)
-            warnings.simplefilter("ignore", RuntimeWarning)
+        # the coefficient's own warnings kept back (this context only, not the process's
+        # filters), numpy's floating-point ones off
+        with np.errstate(all="ignore"):
             try:
-                out[:, r] = compute(definition, rest, dict(options)).value
+                out[:, r] = listed(compute, definition, rest, dict(options))[0].value
             except ValueError:  # e.g. a two-rater coefficient left with one rater
                 continue
     _, key_group, key_rater, key_slot = data.rater_keys

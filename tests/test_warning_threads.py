@@ -10,6 +10,7 @@ import threading
 import warnings
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -122,3 +123,25 @@ def test_a_page_lists_its_own_warnings_not_another_thread_s(
     (message,) = other._state.warned
     assert "holds a different label" in message
     assert "holds a different label" not in html.unescape(out["page"])
+
+
+def test_the_item_bootstrap_spread_is_numpy_s_without_its_warning() -> None:
+    # per_category's bootstrap SE: np.nanstd(ddof=1) where two or more replicates are
+    # defined, nan elsewhere, the same numbers, and no warning (none to filter, so no
+    # process-wide filter swapped).
+    from pdagree.category_inference import _nan_std
+
+    rng = np.random.default_rng(3)
+    values = rng.normal(size=(40, 6, 3))
+    values[rng.random(values.shape) < 0.3] = np.nan
+    values[:, 0, 0] = np.nan  # no replicate defined
+    values[1:, 1, 1] = np.nan  # one
+    count = np.isfinite(values).sum(axis=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = _nan_std(values, count)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = np.where(count >= 2, np.nanstd(values, axis=0, ddof=1), np.nan)
+    np.testing.assert_array_equal(got, want)
+    assert np.isnan(got[0, 0]) and np.isnan(got[1, 1]) and np.isfinite(got[2, 2])
