@@ -4,38 +4,19 @@ which takes fewer EM steps to the same fixed point than one step per group."""
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
 import pytest
 from test_consensus import duck, long
-from test_consensus_mace_steps import GroupSteps, small_groups
+from test_consensus_mace_steps import GroupSteps, fit_with, small_groups, two_groups
 
-import pdagree
-from pdagree import ConvergenceWarning
-from pdagree.consensus import _fit, _squarem, _votes
+from pdagree.consensus import _fit, _squarem
 from pdagree.consensus._mace import Mace
 
 
-def _two_groups() -> _votes.Votes:
-    return _votes.Votes(
-        item=np.array([0, 0, 1, 1]),
-        key=np.array([0, 1, 2, 3]),
-        code=np.array([0, 1, 0, 1]),
-        group=np.array([0, 1]),
-        n_items=2,
-        n_groups=2,
-        n_categories=2,
-        allowed=np.ones((2, 2), dtype=bool),
-        gold=np.array([-1, -1]),
-        gold_rater=-1,
-        key_group=np.array([0, 0, 1, 1]),
-    )
-
-
 def test_each_key_takes_the_longer_of_its_own_and_its_group_s_step() -> None:
-    v = _two_groups()
+    v = two_groups()
     owner = {"a": "key"}
     # a linear map: keys 0 and 2 at rate 0.9 (S3's step alone: -1 / (1 - 0.9) = -10), keys
     # 1 and 3 at rate 0.5 (-2); the group's step from both: -sqrt(0.26 / 0.0626)
@@ -59,7 +40,7 @@ def test_each_key_takes_the_longer_of_its_own_and_its_group_s_step() -> None:
 
 
 def test_a_parameter_of_the_group_takes_the_group_s_step() -> None:
-    v = _two_groups()
+    v = two_groups()
     owner = {"a": "key", "b": "group"}
     rate = np.array([0.9, 0.5, 0.9, 0.5])
     cycle = [
@@ -72,14 +53,6 @@ def test_a_parameter_of_the_group_takes_the_group_s_step() -> None:
     np.testing.assert_allclose(free["b"], (1 + group * 0.5) ** 2)
     np.testing.assert_allclose(free["a"][[1, 3]], (1 + group * 0.5) ** 2)
     np.testing.assert_allclose(alpha, [-10.0, -10.0])
-
-
-def _fit_with(ratings: pdagree.Ratings, model: Any, monkeypatch: Any, **options: Any) -> Any:
-    with monkeypatch.context() as patch:
-        patch.setitem(_fit.MODELS, "mace", model)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            return ratings.consensus("mace", ties="first", **options)
 
 
 def _same_fit(ours: Any, theirs: Any) -> None:
@@ -103,14 +76,14 @@ def test_steps_per_key_take_fewer_em_steps_to_the_same_fixed_point_on_small_grou
     # group on average with one step per group, at most 52; 19.3 per key, at most 46
     ratings = long(small_groups(2_000, seed=1), by="group")
     ours = ratings.consensus("mace", ties="first")
-    before = _fit_with(ratings, GroupSteps(), monkeypatch)
+    before = fit_with(ratings, GroupSteps(), monkeypatch)
     assert ours.converged.all() and before.converged.all()
     assert ours.n_iterations.mean() < 0.9 * before.n_iterations.mean()
     assert ours.n_iterations.max() < before.n_iterations.max()
     tight = {"tol": 1e-13, "max_iterations": 100_000}
     _same_fit(
-        _fit_with(ratings, Mace(), monkeypatch, **tight),
-        _fit_with(ratings, GroupSteps(), monkeypatch, **tight),
+        fit_with(ratings, Mace(), monkeypatch, **tight),
+        fit_with(ratings, GroupSteps(), monkeypatch, **tight),
     )
 
 
@@ -121,11 +94,11 @@ def test_steps_per_key_take_fewer_em_steps_on_the_duck_data(
     answers, _ = duck()
     ratings = answers.agree(item="question", rater="worker", label="answer")
     ours = ratings.consensus("mace")
-    before = _fit_with(ratings, GroupSteps(), monkeypatch)
+    before = fit_with(ratings, GroupSteps(), monkeypatch)
     assert ours.converged and before.converged
     assert np.max(ours.n_iterations) < 0.75 * np.max(before.n_iterations)
     tight = {"tol": 1e-13, "max_iterations": 100_000}
     _same_fit(
-        _fit_with(ratings, Mace(), monkeypatch, **tight),
-        _fit_with(ratings, GroupSteps(), monkeypatch, **tight),
+        fit_with(ratings, Mace(), monkeypatch, **tight),
+        fit_with(ratings, GroupSteps(), monkeypatch, **tight),
     )

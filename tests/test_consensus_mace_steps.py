@@ -84,8 +84,9 @@ def test_the_m_step_keeps_strategies_on_the_group_s_categories() -> None:
     np.testing.assert_allclose(back["theta"], new["theta"], rtol=1e-12)
 
 
-def test_step_lengths_are_bounded_per_group() -> None:
-    v = _votes.Votes(
+def two_groups() -> _votes.Votes:
+    """Two groups of one item rated by two annotators of their own (keys 0-1 and 2-3)."""
+    return _votes.Votes(
         item=np.array([0, 0, 1, 1]),
         key=np.array([0, 1, 2, 3]),
         code=np.array([0, 1, 0, 1]),
@@ -98,6 +99,10 @@ def test_step_lengths_are_bounded_per_group() -> None:
         gold_rater=-1,
         key_group=np.array([0, 0, 1, 1]),
     )
+
+
+def test_step_lengths_are_bounded_per_group() -> None:
+    v = two_groups()
     owner = {"a": "key"}
     # a linear map with rate 0.9: S3's step is -1 / (1 - 0.9) = -10 in both groups
     start = np.array([1.0, 2.0, 1.0, 2.0])
@@ -139,7 +144,7 @@ class GroupSteps(Unbounded):
         return getattr(self.model, name)
 
 
-def _fit_with(ratings: pdagree.Ratings, model: Any, monkeypatch: Any, **options: Any) -> Any:
+def fit_with(ratings: pdagree.Ratings, model: Any, monkeypatch: Any, **options: Any) -> Any:
     with monkeypatch.context() as patch:
         patch.setitem(_fit.MODELS, "mace", model)
         with warnings.catch_warnings():
@@ -154,12 +159,12 @@ def test_bounded_steps_reach_the_same_fixed_point_in_fewer_em_steps(
     # steps at the default tol, 23.4 bounded (10^4 groups); at tol=1e-13, 58.1 and 41.7.
     ratings = long(small_groups(2_000, seed=1), by="group")
     ours = ratings.consensus("mace", ties="first")
-    before = _fit_with(ratings, Unbounded(), monkeypatch)
+    before = fit_with(ratings, Unbounded(), monkeypatch)
     assert ours.converged.all() and before.converged.all()
     assert ours.n_iterations.mean() < 0.9 * before.n_iterations.mean()
     tight = {"tol": 1e-13, "max_iterations": 100_000}
-    ours = _fit_with(ratings, Mace(), monkeypatch, **tight)
-    before = _fit_with(ratings, Unbounded(), monkeypatch, **tight)
+    ours = fit_with(ratings, Mace(), monkeypatch, **tight)
+    before = fit_with(ratings, Unbounded(), monkeypatch, **tight)
     assert ours.converged.all() and before.converged.all()
     assert ours.n_iterations.mean() < 0.8 * before.n_iterations.mean()
     np.testing.assert_allclose(
