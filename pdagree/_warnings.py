@@ -83,15 +83,16 @@ not the process's warning filters, so that calls in other threads are not affect
 
 def warn(message: str, category: type[Warning] = UndefinedStatisticWarning) -> None:
     """Emit ``message`` so that it points at the user's line, not at pdagree's internals;
-    inside :func:`recorded` or :func:`listed` it is kept too (and, in :func:`listed`, not
-    raised)."""
-    record, silent = _RECORD.get(), False
+    inside :func:`recorded` it is kept too, and inside :func:`listed` kept there and not
+    raised: it goes no further out than the innermost :func:`listed` call, as a warning
+    caught there would."""
+    record = _RECORD.get()
     while record is not None:
         record.messages.append(message)
-        silent = silent or record.silent
+        if record.silent:
+            return
         record = record.outer
-    if not silent:
-        warnings.warn(message, category, stacklevel=_stack_level())
+    warnings.warn(message, category, stacklevel=_stack_level())
 
 
 def _kept(

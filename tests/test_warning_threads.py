@@ -145,3 +145,25 @@ def test_the_item_bootstrap_spread_is_numpy_s_without_its_warning() -> None:
         want = np.where(count >= 2, np.nanstd(values, axis=0, ddof=1), np.nan)
     np.testing.assert_array_equal(got, want)
     assert np.isnan(got[0, 0]) and np.isnan(got[1, 1]) and np.isfinite(got[2, 2])
+
+
+def test_warnings_go_as_far_out_as_the_innermost_listing() -> None:
+    from pdagree._warnings import listed, recorded, warn
+
+    def inner_listed() -> None:
+        warn("kept back")
+
+    def inner_recorded() -> None:
+        warn("raised")
+
+    def page() -> None:
+        listed(inner_listed)  # as per_rater's leave-one-out coefficients inside a page
+        recorded(inner_recorded)  # as a read inside a page
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing reaches the caller
+        _, messages = listed(page)
+    assert messages == ("raised",)
+    with pytest.warns(pdagree.UndefinedStatisticWarning, match="raised") as caught:
+        _, messages = recorded(page)
+    assert messages == ("raised",) and len(caught) == 1
