@@ -130,7 +130,10 @@ def fit(
         labels and the margins of ``to_frame()`` on the Duck Identification data are
         within ``2e-6`` of a fit to ``tol=1e-13`` for Dawid-Skene, the one-coin model and
         GLAD, ``1e-5`` for MACE (after a jump the last two steps can underestimate the
-        change to come).
+        change to come). Where the likelihood is nearly flat the estimate misses by more:
+        on 400 small ``by=`` groups (2 to 4 annotators x 2 to 8 items, some ratings
+        missing) MACE's posteriors are within ``1.2e-3`` of the tight fit with the defaults,
+        ``1.2e-5`` with ``tol=1e-8``; lower ``tol`` where such differences matter.
 
     Returns
     -------
