@@ -242,3 +242,18 @@ def test_report_intervals_do_not_hold_a_resample_per_item() -> None:
             tracemalloc.stop()
 
     assert peak(confidence_level=0.95) < 1.5 * peak()
+
+
+@pytest.mark.parametrize(
+    "sizes", [[4, 4, 4], [10] * 7, [1, 1], [0, 0], [3, 0, 5, 2, 1], [2, 6, 6, 6], []]
+)
+def test_pairs_within_items_of_one_size_or_several(sizes: list[int]) -> None:
+    # Every (x, y), x < y, of each item, item by item and x then y ascending: the template
+    # for items of one size (complete designs) gives what the general case gives.
+    expected, start = [], 0
+    for size in sizes:
+        expected += [(start + x, start + y) for x in range(size) for y in range(x + 1, size)]
+        start += size
+    x, y = KJ._within_items(np.array(sizes, dtype=np.int64))
+    assert list(zip(x.tolist(), y.tolist(), strict=True)) == expected
+    assert x.dtype == y.dtype == np.int64
