@@ -11,6 +11,8 @@ back in group order. When every group uses every category nothing is split.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import numpy as np
@@ -19,28 +21,54 @@ from ._typing import BoolArray, IntArray
 from .definitions.base import Components, Definition
 from .tensors.data import RatingData, encoded_subset
 
-__all__ = ["compute", "per_category_set"]
+__all__ = ["compute", "per_category_set", "shared_parts"]
 
 T = TypeVar("T")
+Part = tuple[IntArray, IntArray, RatingData]
+
+_SHARED: ContextVar[dict[int, tuple[RatingData, list[Part]]] | None] = ContextVar(
+    "pdagree_category_parts", default=None
+)
+"""Within :func:`shared_parts`: each data's parts, by the data's ``id`` (the data held with
+them, so that the ``id`` is not reused)."""
 
 
-def _split(data: RatingData) -> Iterator[tuple[IntArray, IntArray, RatingData]] | None:
+@contextmanager
+def shared_parts() -> Iterator[None]:
+    """Within: each data's split by set of categories is made once and its parts (with the
+    tensors they cache) are reused by every coefficient computed on it, then dropped; for a
+    call that computes several coefficients (``report``), so that each part is cut and
+    counted once instead of once per coefficient."""
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
+def _split(data: RatingData) -> Iterator[Part] | None:
     mask = data.category_mask
     if mask is None:
         return None
+    shared = _SHARED.get()
+    if shared is None:
+        return _parts(data, mask)
+    if id(data) not in shared:
+        shared[id(data)] = (data, list(_parts(data, mask)))
+    return iter(shared[id(data)][1])
+
+
+def _parts(data: RatingData, mask: BoolArray) -> Iterator[Part]:
     patterns, inverse = _patterns(mask)
 
-    def parts() -> Iterator[tuple[IntArray, IntArray, RatingData]]:
-        # One call per distinct set of categories, each vectorised over its groups.
-        if type(data) is RatingData:
-            yield from _subsets(data, patterns, inverse)
-            return
-        for p in range(len(patterns)):  # data with tensors of its own: its own subset()
-            groups = np.flatnonzero(inverse == p).astype(np.int64)
-            sub, items = data.subset(groups, patterns[p])
-            yield groups, items, sub
-
-    return parts()
+    # One call per distinct set of categories, each vectorised over its groups.
+    if type(data) is RatingData:
+        yield from _subsets(data, patterns, inverse)
+        return
+    for p in range(len(patterns)):  # data with tensors of its own: its own subset()
+        groups = np.flatnonzero(inverse == p).astype(np.int64)
+        sub, items = data.subset(groups, patterns[p])
+        yield groups, items, sub
 
 
 def _patterns(mask: BoolArray) -> tuple[BoolArray, IntArray]:

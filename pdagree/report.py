@@ -14,6 +14,7 @@ import pandas as pd
 from . import icc as _icc
 from ._validation import check_option, check_seed
 from ._warnings import warn
+from .category_sets import shared_parts
 from .definitions import REGISTRY, Definition
 from .encoding import DISTANCES
 from .encoding.levels import LEVELS
@@ -141,8 +142,6 @@ def report(
             f"level={level!r}."
         )
     columns = list(REPORT_COLUMNS)
-    frames = []
-    bias_section: pd.DataFrame | None = None
     selected = _selected(data, coefficients, available)
     plan = [
         (d, None if isinstance(d, str) else _arguments(d, option, weights, level))
@@ -166,6 +165,28 @@ def report(
             "n_resamples": n_resamples,
             "rng": rng,
         }
+    with shared_parts():  # by= groups split by their categories once for every row
+        frames, bias_section = _rows(data, plan, options, columns, confidence_level, coefficients)
+    out = pd.concat(frames) if frames else pd.DataFrame(columns=columns)
+    if data.enc.groups is not None and frames:
+        out = out.sort_index(level=list(range(out.index.nlevels - 1)), sort_remaining=False)
+    if bias_section is not None:
+        out.attrs["annotator_bias"] = bias_section
+    return out
+
+
+def _rows(
+    data: RatingData,
+    plan: list[tuple[Definition | str, dict[str, Any] | None]],
+    options: dict[str, Any],
+    columns: list[str],
+    confidence_level: float | None,
+    coefficients: Sequence[str] | None,
+) -> tuple[list[pd.DataFrame], pd.DataFrame | None]:
+    """The report's rows, one frame per coefficient (in ``columns``), and the annotator
+    bias's own section (``None`` where it is not computed)."""
+    frames = []
+    bias_section: pd.DataFrame | None = None
     for definition, arguments in plan:
         if isinstance(definition, str):  # an intraclass correlation
             frames.append(_icc_rows(data, definition, confidence_level))
@@ -184,12 +205,7 @@ def report(
                 continue
             sub = sub.assign(observed=np.nan, expected=np.nan)
         frames.append(sub.reindex(columns=columns))
-    out = pd.concat(frames) if frames else pd.DataFrame(columns=columns)
-    if data.enc.groups is not None and frames:
-        out = out.sort_index(level=list(range(out.index.nlevels - 1)), sort_remaining=False)
-    if bias_section is not None:
-        out.attrs["annotator_bias"] = bias_section
-    return out
+    return frames, bias_section
 
 
 #: The annotator bias's own section (``report().attrs["annotator_bias"]``).

@@ -342,6 +342,39 @@ def test_report_by() -> None:
         )
 
 
+def test_report_by_groups_with_their_own_categories_splits_them_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each by= group counts its own labels, so the coefficients are computed per set of
+    # categories; the report cuts the sets once for all its rows (and intervals) and drops
+    # them after, with the values each method gives alone.
+    from pdagree import category_sets
+
+    rng = np.random.default_rng(3)
+    rows = [
+        (g, f"{g}-{i}", f"r{j}", labels[rng.integers(len(labels))])
+        for g, labels in enumerate([["a", "b"], ["a", "c"], ["b", "c", "d"], ["a", "b"]] * 5)
+        for i in range(6)
+        for j in range(3)
+    ]
+    df = pd.DataFrame(rows, columns=["g", "item", "rater", "label"])
+    r = df.agree(item="item", rater="rater", label="label", by="g")
+    cut = []
+    original = category_sets._parts
+    monkeypatch.setattr(category_sets, "_parts", lambda *a: cut.append(1) or original(*a))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdagree.UndefinedStatisticWarning)
+        report = r.report(confidence_level=0.95)
+        assert len(cut) == 1
+        assert category_sets._SHARED.get() is None
+        for name in ["bennett", "gwet", "fleiss", "conger", "light"]:
+            alone = getattr(r, name)(confidence_level=0.95)  # by=: a frame by group
+            mine = report.xs(name, level="coefficient")
+            assert list(mine.index) == list(alone.index)
+            for column in ["value", "se", "low", "high"]:
+                np.testing.assert_array_equal(mine[column], alone[column])
+
+
 def test_report_undefined_values_warn_with_pdagree_category() -> None:
     wide = pd.DataFrame({"a": ["x", "x"], "b": ["x", "x"]})
     with warnings.catch_warnings(record=True) as caught:
