@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ._attrs import AttrsSeries
 from ._kernels import leave_one_out as KL
 from ._typing import FloatArray
 from ._warnings import UndefinedStatisticWarning, listed, warn
@@ -69,7 +70,9 @@ def per_rater(data: RatingData, coefficient: str = "alpha", **arguments: Any) ->
         ===============  =============================================================
 
         ``attrs["coefficient"]`` names the coefficient and ``attrs["full"]`` holds its value
-        on all the data (a Series by group with ``by=``).
+        on all the data (a Series by group with ``by=``, which compares with another such
+        Series as a whole so that the table combines as frames do; pop it before
+        ``to_parquet``, which writes ``attrs`` as JSON).
 
     Examples
     --------
@@ -129,7 +132,7 @@ def per_rater(data: RatingData, coefficient: str = "alpha", **arguments: Any) ->
     )
     frame.attrs["coefficient"] = full_parts.name
     frame.attrs["full"] = (
-        float(full[0]) if enc.groups is None else pd.Series(full, index=enc.groups, name="full")
+        float(full[0]) if enc.groups is None else AttrsSeries(full, index=enc.groups, name="full")
     )
     lost = frame.index[np.isnan(frame["without"].to_numpy()) & ~np.isnan(full[key_group][keys])]
     if len(lost):

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from . import icc as _icc
+from ._attrs import AttrsFrame
 from ._validation import check_option, check_seed
 from ._warnings import warn
 from .category_sets import shared_parts
@@ -90,7 +91,10 @@ def report(
         annotator bias is not a chance-corrected coefficient: its value and its two chance
         agreements (``expected_pi``, ``expected_kappa``; ``B`` is their difference) are in
         ``attrs["annotator_bias"]``, a section of their own, and in the table only when
-        ``coefficients`` names it (a row whose ``observed`` and ``expected`` are nan):
+        ``coefficients`` names it (a row whose ``observed`` and ``expected`` are nan). The
+        section is a DataFrame that compares with another such section as a whole, so that
+        the table combines (``astype``, ``merge``, ``concat``) and keeps it; Parquet, which
+        writes ``attrs`` as JSON, takes the table after ``table.attrs.pop("annotator_bias")``:
 
         ===================  ======================================================
         column               holds
@@ -171,7 +175,7 @@ def report(
     if data.enc.groups is not None and frames:
         out = out.sort_index(level=list(range(out.index.nlevels - 1)), sort_remaining=False)
     if bias_section is not None:
-        out.attrs["annotator_bias"] = bias_section
+        out.attrs["annotator_bias"] = AttrsFrame(bias_section)
     return out
 
 

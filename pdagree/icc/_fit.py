@@ -9,6 +9,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from .._attrs import AttrsFrame
 from .._typing import BoolArray, FloatArray
 from .._validation import check_fraction
 from .._warnings import PdagreeWarning, UndefinedStatisticWarning, warn
@@ -297,7 +298,9 @@ def icc_table(
     -------
     DataFrame
         One row per form (with ``by=``: per group and form); the mean squares in
-        ``attrs["mean_squares"]`` (a frame by group with ``by=``), and ``attrs["missing"]``:
+        ``attrs["mean_squares"]`` (a frame by group with ``by=``, which compares with another
+        such frame as a whole so that the table combines as frames do; pop it before
+        ``to_parquet``, which writes ``attrs`` as JSON), and ``attrs["missing"]``:
 
         ====================  ====================================================
         column                holds
@@ -364,7 +367,9 @@ def icc_table(
         # Group by group, the forms in order within each: a reorder, not a sort.
         order = np.arange(len(frame)).reshape(len(FORMS), len(groups)).T.ravel()
         frame = frame.drop(columns="form").set_axis(index).take(order)
-    frame.attrs["mean_squares"] = mean_sq if groups is not None else mean_sq.iloc[0].to_dict()
+    frame.attrs["mean_squares"] = (
+        AttrsFrame(mean_sq) if groups is not None else mean_sq.iloc[0].to_dict()
+    )
     frame.attrs["missing"] = layout.how
     frame.attrs["n_dropped"] = layout.dropped
     frame.attrs["test"] = test if test == "F" else f"mcgraw_wong (rho0={rho0})"
