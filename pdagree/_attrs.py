@@ -13,34 +13,37 @@ comparison with anything else (a number, a plain frame) stays elementwise.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
 __all__ = ["AttrsFrame", "AttrsSeries"]
 
 
-class AttrsFrame(pd.DataFrame):
+class _EqualAsWholes:
+    """``==`` and ``!=`` against another object of the same class: one bool, from
+    ``equals``; against anything else, pandas' elementwise comparison."""
+
+    def __eq__(self, other: object) -> Any:
+        if isinstance(other, type(self)):
+            return cast(Any, self).equals(other)
+        return super().__eq__(other)
+
+    def __ne__(self, other: object) -> Any:
+        if isinstance(other, type(self)):
+            return not cast(Any, self).equals(other)
+        return super().__ne__(other)
+
+
+class AttrsFrame(_EqualAsWholes, pd.DataFrame):
     """A DataFrame for ``attrs``: equal to another :class:`AttrsFrame` as a whole."""
 
     @property
     def _constructor(self) -> type[AttrsFrame]:  # copies (and pandas' deep copies) stay one
         return AttrsFrame
 
-    def __eq__(self, other: object) -> Any:
-        if isinstance(other, AttrsFrame):
-            return self.equals(other)
-        return super().__eq__(other)
 
-    def __ne__(self, other: object) -> Any:
-        if isinstance(other, AttrsFrame):
-            return not self.equals(other)
-        return super().__ne__(other)
-
-    __hash__ = pd.DataFrame.__hash__
-
-
-class AttrsSeries(pd.Series):
+class AttrsSeries(_EqualAsWholes, pd.Series):
     """A Series for ``attrs``: equal to another :class:`AttrsSeries` as a whole."""
 
     @property
@@ -50,15 +53,3 @@ class AttrsSeries(pd.Series):
     @property
     def _constructor_expanddim(self) -> type[pd.DataFrame]:
         return pd.DataFrame
-
-    def __eq__(self, other: object) -> Any:
-        if isinstance(other, AttrsSeries):
-            return self.equals(other)
-        return super().__eq__(other)
-
-    def __ne__(self, other: object) -> Any:
-        if isinstance(other, AttrsSeries):
-            return not self.equals(other)
-        return super().__ne__(other)
-
-    __hash__ = pd.Series.__hash__
