@@ -489,7 +489,8 @@ def _warn_undefined(
     ):
         where = np.nonzero(compared & bad)
         if len(where[0]):
-            shown = [_cell(data, ref, c) for c in list(zip(*where, strict=True))[:3]]
+            # the first three cells only (not a tuple for each of possibly millions)
+            shown = [_cell(data, ref, c) for c in zip(*(w[:3] for w in where), strict=True)]
             parts.append(f"{what} for {len(where[0])}, e.g. {fmt(shown)}")
     if parts:
         total = int(compared.sum())
