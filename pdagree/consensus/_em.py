@@ -206,10 +206,13 @@ class _Active:
         return items, out
 
 
-def _per_entry(v: Votes, owner: str, per_group: BoolArray, ndim: int) -> BoolArray:
-    """``per_group`` for each entry of a parameter owned by ``owner``, shaped to broadcast."""
-    out: BoolArray = per_group[owned(v, owner)].reshape((-1,) + (1,) * (ndim - 1))
-    return out
+def _keep_rows(rows: BoolArray, new: FloatArray, old: FloatArray) -> FloatArray:
+    """``new`` in the rows (first axis) ``rows``, ``old`` in the others: one flat ``where``
+    (NumPy broadcasts a (n, 1) mask slowly along a short trailing axis)."""
+    if new.ndim == 1:
+        return np.where(rows, new, old)
+    flat = np.where(np.repeat(rows, new[0].size), new.ravel(), old.ravel())
+    return flat.reshape(new.shape)
 
 
 def _jump(
@@ -249,10 +252,10 @@ def _jump(
     longest[grow] *= STEP_FACTOR
     longest[shrink] = np.maximum(longest[shrink] / STEP_FACTOR, 1.0)
     out = {
-        name: np.where(_per_entry(v, model.owner[name], take, value.ndim), value, old)
+        name: _keep_rows(take[owned(v, model.owner[name])], value, old)
         for (name, value), old in zip(trial.items(), params.values(), strict=True)
     }
-    return np.where(take[v.group][:, None], trial_post, post), out, take
+    return _keep_rows(take[v.group], trial_post, post), out, take
 
 
 def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
@@ -317,7 +320,7 @@ def run(v: Votes, model: Model, *, max_iterations: int, tol: float) -> Fit:
             n_iterations[state.groups] += 1
             continue
         params = {
-            name: np.where(_per_entry(sub, model.owner[name], active, value.ndim), value, old)
+            name: _keep_rows(active[owned(sub, model.owner[name])], value, old)
             for (name, value), old in zip(new.items(), params.values(), strict=True)
         }
         n_iterations[state.groups] += active
