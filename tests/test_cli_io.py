@@ -183,3 +183,62 @@ def test_semicolon_csv_gets_a_hint(
     status, _, err = run(capsys, "report", str(path))
     assert status == 2
     assert err.endswith("its fields look separated by ';', not ','. Pass --sep ';'.\n")
+
+
+# ------------------------------------------------------------------ output by extension
+
+
+def test_the_output_file_extension_names_the_format(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # `-o report.csv` wrote the aligned text table under a .csv name (and `-o x.parquet` a
+    # text file named .parquet); without --format the extension now names the format.
+    expected = read_report(run(capsys, "report", "--example", "fleiss1971", "--format", "csv")[1])
+    for suffix, read in {
+        ".csv": lambda p: pd.read_csv(p, index_col="coefficient"),
+        ".tsv": lambda p: pd.read_csv(p, sep="\t", index_col="coefficient"),
+        ".json": lambda p: pd.read_json(p).set_index("coefficient"),
+    }.items():
+        path = tmp_path / f"report{suffix}"
+        assert run(capsys, "report", "--example", "fleiss1971", "-o", str(path))[0] == 0
+        pd.testing.assert_frame_equal(read(path), expected, check_dtype=False)
+    for suffix, start in {
+        ".md": "| coefficient |",
+        ".html": "<!DOCTYPE html>",
+        ".txt": "fleiss",
+    }.items():
+        path = tmp_path / f"report{suffix}"
+        assert run(capsys, "report", "--example", "fleiss1971", "-o", str(path))[0] == 0
+        assert path.read_text(encoding="utf-8").startswith(start), suffix
+    # an explicit --format wins over the extension
+    path = tmp_path / "table.csv"
+    run(capsys, "report", "--example", "fleiss1971", "--format", "table", "-o", str(path))
+    assert path.read_text(encoding="utf-8").startswith("fleiss1971 (wide)")
+
+
+@pytest.mark.parametrize("name", ["report.parquet", "report.xlsx", "labels.html"])
+def test_an_output_the_command_line_cannot_write_is_refused_first(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    command = "consensus" if name.startswith("labels") else "report"
+    path = tmp_path / name
+    status, out, err = run(capsys, command, "--example", "fleiss1971", "-o", str(path))
+    assert status == 2 and out == "" and not path.exists()
+    assert "--format" in err and (name.rsplit(".", 1)[1] in err)
+    if command == "consensus":
+        assert "`pdagree consensus` does not write" in err
+    else:
+        assert f"cannot write {str(path)!r}" in err
+
+
+def test_the_output_extension_as_a_process(tmp_path: Path) -> None:
+    path = tmp_path / "labels.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "pdagree", "consensus", "--example", "fleiss1971", "-o", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    labels = pd.read_json(path)
+    assert len(labels) == 30 and {"label", "probability", "margin"} <= set(labels.columns)

@@ -3,7 +3,9 @@
 ``table`` (aligned, rounded to 4 decimals, under a header line that describes the data), ``csv``
 and ``tsv`` (full precision), ``json`` (records, missing and infinite values as ``null``, for
 pipelines) and ``markdown`` (a pipe table, rounded to 4 decimals, for reports and issues); to
-standard output or to ``-o FILE``.
+standard output or to ``-o FILE``. Without ``--format``, the file's extension names the format
+(``-o labels.csv`` writes CSV), and a file the command line reads but cannot write (Parquet,
+Excel) is refused before any work, rather than a text table written under that name.
 
 CSV and TSV files are opened in spreadsheets, which run a cell that starts with ``=``, ``+``,
 ``-`` or ``@`` (or a tab or carriage return) as a formula: a crowd label such as
@@ -31,22 +33,59 @@ __all__ = [
 FORMATS = ("table", "csv", "tsv", "json", "markdown")
 
 
+#: The format ``-o FILE``'s extension names, where ``--format`` is not given.
+SUFFIXES = {
+    ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json", ".md": "markdown",
+    ".markdown": "markdown", ".html": "html", ".htm": "html",
+}  # fmt: skip
+#: Files the command line reads but does not write (binary formats).
+_READ_ONLY = (".parquet", ".pq", ".xlsx", ".xls", ".feather", ".arrow")
+
+
 def add_output(
     parser: argparse.ArgumentParser, default: str = "table", *, page: bool = False
 ) -> None:
-    """``--format`` and ``-o/--output`` on ``parser`` (with ``page``, ``--format html`` too)."""
+    """``--format`` and ``-o/--output`` on ``parser`` (with ``page``, ``--format html`` too).
+    Without ``--format``, ``-o FILE``'s extension names the format (:func:`check_output`)."""
     output = parser.add_argument_group("output")
+    choices = FORMATS + (("html",) if page else ())
     html = ", html (one self-contained report page)" if page else ""
     output.add_argument(
         "--format",
-        choices=FORMATS + (("html",) if page else ()),
-        default=default,
+        choices=choices,
+        default=None,
         help=f"table (aligned, 4 decimals), csv, tsv, json (records), markdown{html} "
-        f"(default: {default})",
+        f"(default: by -o's extension, .csv .tsv .json .md{' .html' if page else ''}; "
+        f"else {default})",
     )
     output.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
     )
+    parser.set_defaults(format_default=default, format_choices=choices)
+
+
+def _format(args: argparse.Namespace) -> None:
+    """``args.format`` from ``-o FILE``'s extension where ``--format`` was not given (else
+    the command's default); a file the command line cannot write (Parquet, Excel) refused."""
+    if not hasattr(args, "format_default") or args.format is not None:
+        return
+    target = getattr(args, "output", None)
+    fmt = args.format_default
+    if target is not None:
+        suffix = Path(target).suffix.lower()
+        named = ", ".join(args.format_choices)
+        if suffix in _READ_ONLY:
+            raise ValueError(
+                f"cannot write {str(target)!r}: the command line writes text ({named}), not "
+                f"{suffix[1:]}; give `-o` a .csv, .tsv or .json name, or pass `--format`."
+            )
+        fmt = SUFFIXES.get(suffix, fmt)
+        if fmt not in args.format_choices:
+            raise ValueError(
+                f"`-o {target}` names {fmt} by its extension, which `pdagree {args.command}` "
+                f"does not write ({named}); pass `--format`."
+            )
+    args.format = fmt
 
 
 def _json_value(value: Any) -> Any:
@@ -167,7 +206,9 @@ def write_text(text: str, args: argparse.Namespace, out: TextIO) -> None:
 
 
 def check_output(args: argparse.Namespace) -> None:
-    """Refuse ``-o FILE`` in a folder that does not exist before any work is done."""
+    """Settle the format (:func:`_format`), and refuse ``-o FILE`` in a folder that does not
+    exist, before any work is done."""
+    _format(args)
     target = getattr(args, "output", None)
     if target is None:
         return
