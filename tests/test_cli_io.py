@@ -242,3 +242,14 @@ def test_the_output_extension_as_a_process(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     labels = pd.read_json(path)
     assert len(labels) == 30 and {"label", "probability", "margin"} <= set(labels.columns)
+
+
+def test_dash_as_the_output_is_standard_output(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `-` reads standard input; `-o -` wrote a file named "-".
+    monkeypatch.chdir(tmp_path)
+    status, out, _ = run(capsys, "report", "--example", "fleiss1971", "--format", "csv", "-o", "-")
+    assert status == 0 and not (tmp_path / "-").exists()
+    # Fleiss (1971), the diagnoses of 30 patients by 6 psychiatrists: kappa = 0.430
+    assert read_report(out).loc["fleiss", "value"] == pytest.approx(0.4302, abs=1e-4)

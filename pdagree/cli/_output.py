@@ -59,7 +59,10 @@ def add_output(
         f"else {default})",
     )
     output.add_argument(
-        "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write to FILE instead of standard output ('-': standard output)",
     )
     parser.set_defaults(format_default=default, format_choices=choices)
 
@@ -206,8 +209,11 @@ def write_text(text: str, args: argparse.Namespace, out: TextIO) -> None:
 
 
 def check_output(args: argparse.Namespace) -> None:
-    """Settle the format (:func:`_format`), and refuse ``-o FILE`` in a folder that does not
-    exist, before any work is done."""
+    """Settle the output (``-o -`` is standard output, as ``-`` reads standard input) and
+    the format (:func:`_format`), and refuse ``-o FILE`` in a folder that does not exist,
+    before any work is done."""
+    if getattr(args, "output", None) == "-":
+        args.output = None
     _format(args)
     target = getattr(args, "output", None)
     if target is None:
