@@ -152,6 +152,17 @@ def fit_with(ratings: pdagree.Ratings, model: Any, monkeypatch: Any, **options: 
             return ratings.consensus("mace", ties="first", **options)
 
 
+def same_fixed_point(ours: Any, theirs: Any) -> None:
+    """Two fits at the same fixed point: posteriors, qualities and log-likelihoods."""
+    np.testing.assert_allclose(
+        ours.probabilities.to_numpy(), theirs.probabilities.to_numpy(), rtol=0, atol=1e-8
+    )
+    np.testing.assert_allclose(
+        ours.quality.to_numpy(dtype=float), theirs.quality.to_numpy(dtype=float), atol=1e-8
+    )
+    np.testing.assert_allclose(ours.log_likelihood, theirs.log_likelihood, rtol=1e-12, atol=1e-10)
+
+
 def test_bounded_steps_reach_the_same_fixed_point_in_fewer_em_steps(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -167,13 +178,7 @@ def test_bounded_steps_reach_the_same_fixed_point_in_fewer_em_steps(
     before = fit_with(ratings, Unbounded(), monkeypatch, **tight)
     assert ours.converged.all() and before.converged.all()
     assert ours.n_iterations.mean() < 0.8 * before.n_iterations.mean()
-    np.testing.assert_allclose(
-        ours.probabilities.to_numpy(), before.probabilities.to_numpy(), rtol=0, atol=1e-8
-    )
-    np.testing.assert_allclose(
-        ours.quality.to_numpy(dtype=float), before.quality.to_numpy(dtype=float), atol=1e-8
-    )
-    np.testing.assert_allclose(ours.log_likelihood, before.log_likelihood, rtol=1e-12, atol=1e-10)
+    same_fixed_point(ours, before)
 
 
 def test_default_tol_stays_close_to_the_tight_fit_on_the_duck_data() -> None:
